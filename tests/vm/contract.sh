@@ -11,6 +11,7 @@ trap 'rm -rf "$d"' EXIT
 # One boot for the things that can share it.
 tools/vm --out "$d" -- sh -c '
 	uname -r
+	echo "cpus=$(nproc)"
 	id -u >'"$d"'/uid
 	echo to-stderr >&2
 	test -r /etc/debian_version && echo host-root
@@ -24,6 +25,7 @@ rc=$?
 has() { grep -qx "$1" "$d/stdout"; }
 check "exit status comes back (7)" [ $rc -eq 7 ]
 check "uname -r is 6.12.*" grep -qE '^6\.12\.' "$d/stdout"
+check "the guest has --smp CPUs (4 by default)" has cpus=4
 check "runs as root" grep -qx 0 "$d/uid"
 check "stderr is kept apart" eval 'grep -qx to-stderr "$d/stderr" && ! grep -q to-stderr "$d/stdout"'
 check "host root file system is visible" has host-root
