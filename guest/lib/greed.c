@@ -47,10 +47,21 @@ int greed_run(bool greed, bool with_cfs, const char *cgroup_tasks,
 
 int greed_group_create(const char *runtime_us)
 {
-	int err;
+	int err, tries;
 
 	mkdir(GREED_CPU_V1, 0755);
-	if (mount("cgroup", GREED_CPU_V1, "cgroup", 0, "cpu")) {
+	/*
+	 * Reuse a mount left behind; the hierarchy of a previous
+	 * greed_group_destroy() may also still be dying (EBUSY).
+	 */
+	err = access(GREED_CPU_V1 "/cpu.rt_runtime_us", F_OK) ? -1 : 0;
+	for (tries = 0; err && tries < 50; tries++) {
+		err = mount("cgroup", GREED_CPU_V1, "cgroup", 0, "cpu");
+		if (!err || errno != EBUSY)
+			break;
+		usleep(100000);
+	}
+	if (err) {
 		fprintf(stderr, "greed: mount cgroup v1 cpu on %s: %s\n",
 			GREED_CPU_V1, strerror(errno));
 		return -1;
@@ -59,7 +70,17 @@ int greed_group_create(const char *runtime_us)
 		fprintf(stderr, "greed: mkdir %s: %s\n", GREED_GROUP, strerror(errno));
 		return -1;
 	}
-	err = write_str(GREED_GROUP "/cpu.rt_runtime_us", runtime_us);
+	/*
+	 * A group removed just before still holds its RT bandwidth until its
+	 * task_group is freed after an RCU grace period; until then the
+	 * root's budget looks used and the write fails with EINVAL.
+	 */
+	for (tries = 0; tries < 50; tries++) {
+		err = write_str(GREED_GROUP "/cpu.rt_runtime_us", runtime_us);
+		if (err != -EINVAL)
+			break;
+		usleep(100000);
+	}
 	if (err) {
 		fprintf(stderr, "greed: %s/cpu.rt_runtime_us = %s: %s\n",
 			GREED_GROUP, runtime_us, strerror(-err));

@@ -36,8 +36,26 @@ static void run(struct __test_metadata *_metadata, bool greed, bool with_cfs,
 		TH_LOG("GREED %-3s alone:     rt %.4f", greed ? "on" : "off", *rt);
 }
 
+/*
+ * The same experiment in the root group (runtime 0.95 of the period) and
+ * in an RT cgroup with half the period.
+ */
 FIXTURE(greed) {
 	char rt_runtime[32];
+};
+
+FIXTURE_VARIANT(greed) {
+	const char *group_runtime;	/* NULL: the RT hog stays in the root */
+	double rt_lo, rt_hi;		/* RT share when throttled */
+	double cfs_min;			/* what a CFS hog must keep */
+};
+
+FIXTURE_VARIANT_ADD(greed, root) {
+	.rt_lo = 0.90, .rt_hi = 0.97, .cfs_min = 0.04,
+};
+
+FIXTURE_VARIANT_ADD(greed, cgroup_50pct) {
+	.group_runtime = "500000", .rt_lo = 0.45, .rt_hi = 0.55, .cfs_min = 0.40,
 };
 
 FIXTURE_SETUP(greed)
@@ -45,6 +63,8 @@ FIXTURE_SETUP(greed)
 	ASSERT_EQ(0, read_str(RT_RUNTIME_US, self->rt_runtime,
 			      sizeof(self->rt_runtime)));
 	ASSERT_EQ(0, set_sched_feature("RT_RUNTIME_SHARE", false));
+	if (variant->group_runtime)
+		ASSERT_EQ(0, greed_group_create(variant->group_runtime));
 }
 
 FIXTURE_TEARDOWN(greed)
@@ -54,67 +74,62 @@ FIXTURE_TEARDOWN(greed)
 	greed_group_destroy();
 }
 
-/* Root group: 95% with throttling, (nearly) all of it with GREED. */
-TEST_F_TIMEOUT(greed, rt_alone, 120)
+static const char *hog_group(const FIXTURE_VARIANT(greed) *variant)
+{
+	return variant->group_runtime ? GREED_GROUP_TASKS : NULL;
+}
+
+/* Alone on its CPU, the RT hog is throttled, and is not with GREED. */
+TEST_F_TIMEOUT(greed, alone, 120)
 {
 	double off, on;
 
-	run(_metadata, false, false, NULL, &off, NULL);
-	run(_metadata, true, false, NULL, &on, NULL);
-	EXPECT_GE(off, 0.90);
-	EXPECT_LE(off, 0.97) TH_LOG("throttling should leave ~5%% idle");
+	run(_metadata, false, false, hog_group(variant), &off, NULL);
+	run(_metadata, true, false, hog_group(variant), &on, NULL);
+	EXPECT_GE(off, variant->rt_lo);
+	EXPECT_LE(off, variant->rt_hi) TH_LOG("throttling should idle the CPU");
 	EXPECT_GE(on, 0.99) TH_LOG("GREED should not idle the CPU");
 }
 
-/* A CFS hog keeps its 5%, and the RT hog loses nothing to GREED. */
-TEST_F_TIMEOUT(greed, rt_contended, 120)
+/* Beside a CFS hog, GREED changes nothing: CFS keeps its share. */
+TEST_F_TIMEOUT(greed, contended, 120)
 {
 	double rt_off, cfs_off, rt_on, cfs_on;
 
-	run(_metadata, false, true, NULL, &rt_off, &cfs_off);
-	run(_metadata, true, true, NULL, &rt_on, &cfs_on);
-	EXPECT_GE(cfs_off, 0.04);
-	EXPECT_GE(cfs_on, 0.04) TH_LOG("GREED must not starve CFS");
-	EXPECT_GE(rt_on, rt_off - 0.01);
-	EXPECT_GE(rt_on, 0.90);
+	run(_metadata, false, true, hog_group(variant), &rt_off, &cfs_off);
+	run(_metadata, true, true, hog_group(variant), &rt_on, &cfs_on);
+	EXPECT_GE(cfs_off, variant->cfs_min);
+	EXPECT_GE(cfs_on, variant->cfs_min) TH_LOG("GREED must not starve CFS");
+	EXPECT_GE(rt_on, rt_off - 0.02) TH_LOG("GREED must not cost RT");
+	EXPECT_GE(rt_on, variant->rt_lo - 0.02);
+	EXPECT_LE(rt_on, variant->rt_hi + 0.02);
 }
 
-/* An RT cgroup with half the period: 50% throttled, all of it with GREED. */
-TEST_F_TIMEOUT(greed, cgroup_alone, 120)
-{
-	double off, on;
+FIXTURE(no_throttling) {
+	char rt_runtime[32];
+};
 
-	ASSERT_EQ(0, greed_group_create("500000"));
-	run(_metadata, false, false, GREED_GROUP_TASKS, &off, NULL);
-	run(_metadata, true, false, GREED_GROUP_TASKS, &on, NULL);
-	EXPECT_GE(off, 0.45);
-	EXPECT_LE(off, 0.55) TH_LOG("the group's runtime is half the period");
-	EXPECT_GE(on, 0.99) TH_LOG("GREED should not idle the CPU");
+FIXTURE_SETUP(no_throttling)
+{
+	ASSERT_EQ(0, read_str(RT_RUNTIME_US, self->rt_runtime,
+			      sizeof(self->rt_runtime)));
+	ASSERT_EQ(0, write_str(RT_RUNTIME_US, "-1"));
 }
 
-/* In the cgroup, a CFS hog keeps its half. */
-TEST_F_TIMEOUT(greed, cgroup_contended, 120)
+FIXTURE_TEARDOWN(no_throttling)
 {
-	double rt_off, cfs_off, rt_on, cfs_on;
-
-	ASSERT_EQ(0, greed_group_create("500000"));
-	run(_metadata, false, true, GREED_GROUP_TASKS, &rt_off, &cfs_off);
-	run(_metadata, true, true, GREED_GROUP_TASKS, &rt_on, &cfs_on);
-	EXPECT_GE(cfs_off, 0.40);
-	EXPECT_GE(cfs_on, 0.40) TH_LOG("GREED must not take the CFS share");
-	EXPECT_GE(rt_on, rt_off - 0.02);
-	EXPECT_LE(rt_on, 0.55);
+	set_sched_feature("RT_RUNTIME_GREED", false);
+	write_str(RT_RUNTIME_US, self->rt_runtime);
 }
 
 /*
  * No RT throttling at all (runtime -1): only the fair server, 50 ms per
  * second by default, keeps the CFS hog alive; GREED must not change that.
  */
-TEST_F_TIMEOUT(greed, fair_server_without_throttling, 120)
+TEST_F_TIMEOUT(no_throttling, fair_server_keeps_cfs_alive, 120)
 {
 	double rt, cfs;
 
-	ASSERT_EQ(0, write_str(RT_RUNTIME_US, "-1"));
 	run(_metadata, true, true, NULL, &rt, &cfs);
 	EXPECT_GE(cfs, 0.025) TH_LOG("the fair server should give ~50 ms/s");
 	EXPECT_LE(cfs, 0.10);
