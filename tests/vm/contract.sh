@@ -35,6 +35,13 @@ check "debugfs is mounted" has debugfs
 check "cgroup2 is mounted" has cgroup2
 check "modprobe loads a module of the built kernel" has modprobe
 
+# A checkout or working directory under /tmp stays visible, although the
+# guest mounts a tmpfs on /tmp.
+mkdir -p "$d/cwd" && echo visible >"$d/cwd/file"
+(cd "$d/cwd" && "$OLDPWD/tools/vm" -- sh -c 'cat file; touch /tmp/new && echo tmp-writable') >"$d/cwd.out" 2>&1
+check "a working directory under /tmp is visible" grep -qx visible "$d/cwd.out"
+check "/tmp is writable" grep -qx tmp-writable "$d/cwd.out"
+
 tools/vm -- false >/dev/null 2>&1
 check "false exits 1" [ $? -eq 1 ]
 
