@@ -1,0 +1,38 @@
+#!/bin/bash
+# locktorture on the debug kernel (lockdep on): each lock type for
+# FRAMESCHED_TORTURE_S seconds (default 20) in one boot. A type passes when
+# rmmod's final report says "End of test: SUCCESS"; any splat fails the
+# boot (tools/vm). "make soak" will run the same for longer.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib-tap.sh
+secs=${FRAMESCHED_TORTURE_S:-20}
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+
+# torture_type and extra module parameters, one run a line
+runs='mutex_lock rt_boost=1 rt_boost_factor=50 nested_locks=3 writer_fifo=1
+mutex_lock rt_boost=0
+rtmutex_lock rt_boost=1
+ww_mutex_lock
+rwsem_lock'
+
+tools/vm --out "$d" --timeout $((secs * 10 + 300)) -- sh -c '
+	i=0
+	echo "$1" | while read -r type params; do
+		i=$((i + 1))
+		dmesg -C
+		modprobe locktorture torture_type=$type $params stat_interval=0 verbose=0 || exit 1
+		sleep '"$secs"'
+		rmmod locktorture
+		dmesg >"'"$d"'/run$i.log"
+	done' sh "$runs" >"$d/out" 2>&1
+vm_rc=$?
+
+i=0
+while read -r type params; do
+	i=$((i + 1))
+	check "locktorture $type${params:+ $params} (${secs} s)" \
+		grep -q "End of test: SUCCESS" "$d/run$i.log"
+done <<<"$runs"
+check "the guest kernel stayed clean" eval '[ $vm_rc -eq 0 ] || { sed "s/^/# /" "$d/out" | tail -20; false; }'
+done_testing
