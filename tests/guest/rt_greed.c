@@ -51,7 +51,7 @@ FIXTURE_VARIANT(greed) {
 };
 
 FIXTURE_VARIANT_ADD(greed, root) {
-	.rt_lo = 0.90, .rt_hi = 0.97, .cfs_min = 0.04,
+	.rt_lo = 0.90, .rt_hi = 0.98, .cfs_min = 0.04,
 };
 
 FIXTURE_VARIANT_ADD(greed, cgroup_50pct) {
@@ -100,7 +100,8 @@ TEST_F_TIMEOUT(greed, contended, 120)
 	run(_metadata, true, true, hog_group(variant), &rt_on, &cfs_on);
 	EXPECT_GE(cfs_off, variant->cfs_min);
 	EXPECT_GE(cfs_on, variant->cfs_min) TH_LOG("GREED must not starve CFS");
-	EXPECT_GE(rt_on, rt_off - 0.02) TH_LOG("GREED must not cost RT");
+	/* each share moves by up to ~1% run to run (see README) */
+	EXPECT_GE(rt_on, rt_off - 0.03) TH_LOG("GREED must not cost RT");
 	EXPECT_GE(rt_on, variant->rt_lo - 0.02);
 	EXPECT_LE(rt_on, variant->rt_hi + 0.02);
 }
