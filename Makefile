@@ -8,11 +8,12 @@ CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -pthread -Iguest/lib
 HARNESS := -I$(KDIR)/tools/testing/selftests
 
 GUEST_LIB := $(wildcard guest/lib/*.c)
+GUEST_HDRS := $(wildcard guest/lib/*.h guest/modules/*/*_uapi.h)
 GUEST_TESTS := $(patsubst tests/guest/%.c,build/guest/tests/%,$(wildcard tests/guest/*.c))
 BENCHES := $(patsubst bench/%.c,build/guest/bench/%,$(wildcard bench/*.c))
 
 .PHONY: all run check deps kernel kernel-release kernel-reset export-patches \
-	guest clean
+	guest modules clean
 
 all: check
 
@@ -51,13 +52,45 @@ kernel-reset:
 export-patches:
 	@tools/export-patches
 
-guest: $(GUEST_TESTS) $(BENCHES)
+guest: modules $(GUEST_TESTS) $(BENCHES)
 
-build/guest/tests/%: tests/guest/%.c $(GUEST_LIB) guest/lib/*.h
+## guest kernel modules, for every kernel tree that is built: the debug
+## kernel's in build/guest/modules/, the release and pristine kernels' in
+## build/guest/modules-release/ and modules-pristine/ (not loadable into
+## each other: one version string, different struct layouts)
+KPRI := build/linux-pristine
+INV_SRC := $(wildcard guest/modules/inversion/*)
+INV_KO := inversion/framesched_inversion.ko
+modules: $(if $(wildcard $(KDIR)/vmlinux),build/guest/modules/$(INV_KO)) \
+	$(if $(wildcard $(KREL)/vmlinux),build/guest/modules-release/$(INV_KO)) \
+	$(if $(wildcard $(KPRI)/vmlinux),build/guest/modules-pristine/$(INV_KO))
+
+# $(call kbuild_module,TREE): build the module of $@ out of tree against
+# TREE from a copy of its sources in $(@D), so that no build product lands
+# in guest/modules/. TREE's "uname -v" goes beside the .ko as
+# kernel-version: the loader (guest/lib/inversion.c) checks it.
+define kbuild_module
+	@rm -rf $(@D) && mkdir -p $(@D)
+	@cp $(filter guest/modules/%,$^) $(@D)/
+	$(MAKE) -s -C $(1) M=$(CURDIR)/$(@D) modules
+	@sed -n 's/^#define UTS_VERSION "\(.*\)"$$/\1/p' \
+		$(1)/include/generated/utsversion.h >$(@D)/kernel-version
+endef
+
+build/guest/modules/$(INV_KO): $(INV_SRC) $(KDIR)/vmlinux
+	$(call kbuild_module,$(KDIR))
+
+build/guest/modules-release/$(INV_KO): $(INV_SRC) $(KREL)/vmlinux
+	$(call kbuild_module,$(KREL))
+
+build/guest/modules-pristine/$(INV_KO): $(INV_SRC) $(KPRI)/vmlinux
+	$(call kbuild_module,$(KPRI))
+
+build/guest/tests/%: tests/guest/%.c $(GUEST_LIB) $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(HARNESS) -o $@ $< $(GUEST_LIB)
 
-build/guest/bench/%: bench/%.c $(GUEST_LIB) guest/lib/*.h
+build/guest/bench/%: bench/%.c $(GUEST_LIB) $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(GUEST_LIB)
 

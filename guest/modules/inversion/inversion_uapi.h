@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The interface of framesched_inversion.ko, shared by the module and the
+ * guest programs that drive it (bench/inversion, tests/guest/inversion).
+ *
+ * The module owns INVERSION_NR_MUTEXES kernel mutexes. Every request runs
+ * to its end inside one ioctl: a mutex is never held across system calls,
+ * so a process that dies or closes the file cannot leave one held.
+ *
+ * Every lock the module takes counts one event on a module-wide counter,
+ * and each mutex remembers the count at which it was last locked. That is
+ * how a caller orders itself behind another one without a race in user
+ * space: "wait until the owner has locked mutex k since event @after, then
+ * block on it". @after comes from @seq of an earlier request. If the owner
+ * has already come and gone by the time the waiter looks, the waiter does
+ * not wait for the next owner: it locks at once and reports @contended 0.
+ *
+ * INVERSION_IOC_SECTION: the owner's side. In this order:
+ *   1. lock @outer if it is not INVERSION_NO_OUTER (it must be a lower
+ *      index than @mutex: one lock order, as lockdep wants);
+ *   2. wait until every mutex in @wait_locked was locked after @after;
+ *   3. lock @mutex, timed (@wait_ns, @contended);
+ *   4. busy-loop @loops/2 iterations, sleep @sleep_us, busy-loop the rest:
+ *      a fixed amount of work, so that preemption stretches the section
+ *      (@hold_ns) instead of eating it;
+ *   5. unlock @mutex, then @outer.
+ *
+ * INVERSION_IOC_LOCK: the waiter's side. Wait as in 2., then lock @mutex,
+ * timed with ktime_get_ns() right around mutex_lock (@wait_ns), and unlock
+ * it. @outer must be INVERSION_NO_OUTER, @loops and @sleep_us 0.
+ *
+ * Both return in @seq the event counter as it is on return, and in
+ * @late_ns how long after the last lock they waited for (@wait_locked)
+ * they came to lock @mutex: how late the waiter woke up. A waiter that is
+ * too late finds the owner gone (@contended 0): its delay was the CPU, not
+ * the mutex.
+ *
+ * Errors: EINVAL (index out of range, @outer not below @mutex, @loops or
+ * @sleep_us above the maximum, reserved bits set, LOCK with section
+ * fields), EDEADLK (@outer == @mutex), EINTR (fatal signal while waiting or
+ * in the section; everything taken is released), EFAULT, ENOTTY (unknown
+ * command). Waits are killable, not interruptible: other signals do not
+ * cut a measurement short.
+ */
+#ifndef FRAMESCHED_INVERSION_UAPI_H
+#define FRAMESCHED_INVERSION_UAPI_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define INVERSION_MODULE	"framesched_inversion"
+#define INVERSION_PATH		"/sys/kernel/debug/framesched_inversion"
+
+#define INVERSION_NR_MUTEXES	4
+#define INVERSION_NO_OUTER	0xffffffffu
+/* bounds that keep one request well below the hung-task timeout */
+#define INVERSION_MAX_LOOPS	(1ULL << 36)
+#define INVERSION_MAX_SLEEP_US	1000000u
+
+struct inversion_req {
+	__u32 mutex;		/* in: the mutex to lock */
+	__u32 outer;		/* in: SECTION: locked first, or INVERSION_NO_OUTER */
+	__u32 wait_locked;	/* in: bit i: wait until mutex i was locked after @after */
+	__u32 sleep_us;		/* in: SECTION: sleep in the middle */
+	__u64 after;		/* in: an event count, from @seq */
+	__u64 loops;		/* in: SECTION: busy-loop iterations */
+	__u64 wait_ns;		/* out: time to lock @mutex */
+	__u64 hold_ns;		/* out: SECTION: @mutex locked to unlocked */
+	__u64 seq;		/* out: the event count on return */
+	__u64 late_ns;		/* out: from the last lock of @wait_locked to
+				 * our lock of @mutex: the waiter's wake-up */
+	__u32 contended;	/* out: @mutex was locked when we asked */
+	__u32 reserved;		/* in: must be 0 */
+};
+
+#define INVERSION_IOC_SECTION	_IOWR(0xf5, 0x01, struct inversion_req)
+#define INVERSION_IOC_LOCK	_IOWR(0xf5, 0x02, struct inversion_req)
+
+#endif
