@@ -38,7 +38,7 @@ struct inv_event {
 };
 
 struct inv_mutex {
-	struct mutex lock;
+	struct mutex lock;	/* what the owner holds and the waiter wants */
 	/* the last INV_HISTORY locks, the last one at [last] */
 	struct inv_event history[INV_HISTORY];
 	unsigned int last;
@@ -51,6 +51,7 @@ static const char *const inv_names[INVERSION_NR_MUTEXES] = {
 	"inversion_mutex0", "inversion_mutex1",
 	"inversion_mutex2", "inversion_mutex3",
 };
+
 /* one event per lock taken; protected by inv_events_lock */
 static u64 inv_events;
 static DEFINE_SPINLOCK(inv_events_lock);

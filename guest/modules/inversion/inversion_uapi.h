@@ -67,8 +67,7 @@ struct inversion_req {
 	__u64 wait_ns;		/* out: time to lock @mutex */
 	__u64 hold_ns;		/* out: SECTION: @mutex locked to unlocked */
 	__u64 seq;		/* out: the event count on return */
-	__u64 late_ns;		/* out: from the last lock of @wait_locked to
-				 * our lock of @mutex: the waiter's wake-up */
+	__u64 late_ns;		/* out: @wait_locked done to our lock */
 	__u32 contended;	/* out: @mutex was locked when we asked */
 	__u32 reserved;		/* in: must be 0 */
 };
