@@ -13,7 +13,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,build/guest/tests/%,$(wildcard tests/g
 BENCHES := $(patsubst bench/%.c,build/guest/bench/%,$(wildcard bench/*.c))
 
 .PHONY: all run check deps kernel kernel-release kernel-reset export-patches \
-	guest modules clean
+	guest modules soak check-series bench-sched clean
 
 all: check
 
@@ -31,6 +31,26 @@ check: deps
 	@tools/kernel-build debug
 	@$(MAKE) -s guest
 	@tests/run
+
+## make check-series: each patch alone builds, boots, passes the lock suites
+check-series: deps
+	@tools/check-series
+
+## make soak: the lock torture suite for longer, SOAK_S seconds a lock type
+SOAK_S ?= 600
+soak: deps
+	@tools/kernel-build debug
+	@FRAMESCHED_TORTURE_S=$(SOAK_S) tests/vm/locktorture.sh
+
+## make bench-sched: the series against the pristine tree, scheduler
+## micro-benchmarks in alternating boots (BENCH_ROUNDS boots of each)
+BENCH_ROUNDS ?= 5
+bench-sched: deps
+	@tools/kernel-build release
+	@tools/kernel-build pristine
+	@mkdir -p build/results
+	@bench/sched_overhead -r $(BENCH_ROUNDS) -j build/results/sched_overhead.json
+	@echo "results: build/results/sched_overhead.json"
 
 deps:
 	@tools/deps
