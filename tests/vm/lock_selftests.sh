@@ -9,12 +9,26 @@ cd "$(dirname "$0")/../.." || exit 1
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 
+# With proxy execution (patch series), test-ww_mutex runs a second time
+# while PROXY_EXEC flips on and off every 20 ms: the switch must be safe
+# at any moment, with waiters queued, parked or moved.
+f=/sys/kernel/debug/sched/features
 tools/vm --out "$d" --timeout 900 -- sh -c '
 	dmesg >"$1/boot.log"
 	dmesg -C
 	modprobe test-ww_mutex
 	echo "modprobe=$?" >"$1/ww.rc"
-	dmesg >"$1/ww.log"' sh "$d" >"$d/out" 2>&1
+	dmesg >"$1/ww.log"
+	rmmod test-ww_mutex
+	grep -qw PROXY_EXEC '"$f"' || { echo absent >"$1/flip.rc"; exit 0; }
+	dmesg -C
+	(while :; do echo NO_PROXY_EXEC >'"$f"'; sleep 0.02
+		echo PROXY_EXEC >'"$f"'; sleep 0.02; done) &
+	modprobe test-ww_mutex
+	echo "modprobe=$?" >"$1/flip.rc"
+	kill $!; wait
+	echo PROXY_EXEC >'"$f"'
+	dmesg >"$1/flip.log"' sh "$d" >"$d/out" 2>&1
 vm_rc=$?
 
 show() { sed 's/^/# /' "$@" | tail -20; }
@@ -24,5 +38,13 @@ check "boot-time locking API selftests: all passed" \
 check "test-ww_mutex loads (its init runs every test)" grep -qx "modprobe=0" "$d/ww.rc"
 check "test-ww_mutex: all ww mutex selftests passed" \
 	eval 'grep -q "All ww mutex selftests passed" "$d/ww.log" || { show "$d/ww.log"; false; }'
+if grep -qx absent "$d/flip.rc" 2>/dev/null; then
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - test-ww_mutex while PROXY_EXEC flips # SKIP no PROXY_EXEC in this kernel"
+else
+	check "test-ww_mutex while PROXY_EXEC flips: all passed" \
+		eval 'grep -qx "modprobe=0" "$d/flip.rc" &&
+			grep -q "All ww mutex selftests passed" "$d/flip.log" || { show "$d/flip.log"; false; }'
+fi
 check "the guest kernel stayed clean" eval '[ $vm_rc -eq 0 ] || { show "$d/out"; false; }'
 done_testing
