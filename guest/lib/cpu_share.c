@@ -48,6 +48,23 @@ int set_sched_feature(const char *name, bool on)
 	return write_str(SCHED_FEATURES, buf);
 }
 
+int sched_feature_state(const char *name)
+{
+	char buf[4096], *save, *tok;
+	int ret = read_str(SCHED_FEATURES, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		if (!strcmp(tok, name))
+			return 1;
+		if (!strncmp(tok, "NO_", 3) && !strcmp(tok + 3, name))
+			return 0;
+	}
+	return -ENOENT;
+}
+
 static void *hog_main(void *arg)
 {
 	struct hog *h = arg;

@@ -38,5 +38,10 @@ int write_str(const char *path, const char *val);
 int read_str(const char *path, char *buf, int size);
 /* Turn a /sys/kernel/debug/sched/features flag on or off: 0 or -errno. */
 int set_sched_feature(const char *name, bool on);
+/*
+ * 1 if sched feature @name is on, 0 if it is off (NO_@name), -ENOENT if
+ * this kernel has no such feature, or -errno if the file is unreadable.
+ */
+int sched_feature_state(const char *name);
 
 #endif
