@@ -247,13 +247,20 @@ TEST_F_TIMEOUT(inversion, baseline_fifo_waiter_cfs_hogs, 120)
 
 /*
  * Proxy execution on, two nice-0 hogs beside the owner: the waiter's p90
- * stays within a few C (bound: 4 C; "sleep" 6 C, its section sleeps C in
- * the middle), in every scenario; off, the scenarios whose inversion the
+ * stays within a few C, in every scenario (measured on a quiet host: 1.2
+ * to 2.3 C; bound 8 C, 10 C for "sleep", whose section sleeps C in the
+ * middle, because with the host busy, TCG stretches a section now and
+ * then: 4.7 C seen). The DEADLINE waiter (runtime 2 C + 0.5 ms, period
+ * 20 C) lends only its budget: a section stretched past it waits for the
+ * next period, up to about 21 C (seen: 13 C at p90 with the host busy),
+ * hence 25 C: that is bandwidth inheritance working, its own test is
+ * proxy_dl_budget.c. Off, the scenarios whose inversion the
  * instrument shows reliably (same CPU, asleep, chain) are back at 3 times
  * that at least (measured here: p90 of 100 to 200 C). The p90, because
  * the p50 of a waiter behind CFS hogs is bimodal under EEVDF (1.5 C to
  * 60 C from run to run). The remote and DEADLINE baselines depend on when
- * the waiter arrives, so only their "on" half is checked.
+ * the waiter arrives, so only their "on" half is checked: a kernel without
+ * proxy execution fails the other three (off: p90 of 100 to 850 C).
  */
 FIXTURE(proxy) {
 	struct inv_ctx ctx;
@@ -266,11 +273,11 @@ FIXTURE_VARIANT(proxy) {
 	bool check_off;		/* off: p90 at least 3x the "on" p90 */
 };
 
-FIXTURE_VARIANT_ADD(proxy, fifo) { INV_FIFO, 4, true };
-FIXTURE_VARIANT_ADD(proxy, remote) { INV_REMOTE, 4, false };
-FIXTURE_VARIANT_ADD(proxy, sleep) { INV_SLEEP, 6, true };
-FIXTURE_VARIANT_ADD(proxy, chain) { INV_CHAIN, 4, true };
-FIXTURE_VARIANT_ADD(proxy, dl) { INV_DL, 4, false };
+FIXTURE_VARIANT_ADD(proxy, fifo) { INV_FIFO, 8, true };
+FIXTURE_VARIANT_ADD(proxy, remote) { INV_REMOTE, 8, false };
+FIXTURE_VARIANT_ADD(proxy, sleep) { INV_SLEEP, 10, true };
+FIXTURE_VARIANT_ADD(proxy, chain) { INV_CHAIN, 8, true };
+FIXTURE_VARIANT_ADD(proxy, dl) { INV_DL, 25, false };
 
 FIXTURE_SETUP(proxy)
 {
