@@ -350,7 +350,8 @@ TEST_F_TIMEOUT(proxy_dl, budget_holds, 120)
 /* --- bandwidth_comes_back ---------------------------------------------- */
 
 #define CYCLES		60
-#define CYCLE_C		3	/* the owner's section: 3 x 20 ms */
+#define CYCLE_C		6	/* the owner's section: 6 x 20 ms (a loaded host
+				 * can take tens of ms to get a donor to block) */
 #define SLEEP_US	5000	/* odd cycles: the owner sleeps (is not queued) */
 #define BW_SETTLE_S	5.0
 
