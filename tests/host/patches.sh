@@ -11,6 +11,8 @@ present() { (cd "$P" && ls -1 *.patch) | sort; }
 check "series lists exactly the patch files" diff <(listed) <(present)
 
 checkpatch=build/linux/scripts/checkpatch.pl
+# Debian's python3 first: checkpatch runs scripts/spdxcheck.py (python3-ply,
+# tools/deps) on new files, and a python3 earlier in PATH may lack ply.
 for p in $(listed); do
 	if [ ! -x "$checkpatch" ]; then
 		tap_n=$((tap_n + 1))
@@ -18,6 +20,6 @@ for p in $(listed); do
 		continue
 	fi
 	check "checkpatch --strict $p" eval \
-		'out=$(cd build/linux && ./scripts/checkpatch.pl --strict --terse --no-summary "../../$P/$p" 2>&1); [ -z "$out" ] || { echo "$out" | sed "s/^/# /"; false; }'
+		'out=$(cd build/linux && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --terse --no-summary "../../$P/$p" 2>&1); [ -z "$out" ] || { echo "$out" | sed "s/^/# /"; false; }'
 done
 done_testing
