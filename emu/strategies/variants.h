@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * variants.h - the pieces of strategies that their variants reuse
+ * (touchboost and uclamp build on cfs; fifo-greed and the -pe rows are fifo
+ * and deadline with other sched features). Only the strategy files include
+ * it; the pipeline sees strategy.h.
+ */
+#ifndef EMU_STRATEGIES_VARIANTS_H
+#define EMU_STRATEGIES_VARIANTS_H
+
+#include <stdbool.h>
+#include "strategy.h"
+#include "sys.h"
+
+/*
+ * cfs.c: the fair-class baseline that touchboost and uclamp build on:
+ * PROXY_EXEC off, both app threads SCHED_OTHER without clamps.
+ */
+int cfs_baseline(struct sys_undo *u, const struct strategy_ctx *ctx,
+		 const char *who, char *err, size_t errlen);
+
+/* fifo.c: the app threads SCHED_FIFO below SurfaceFlinger, RT throttling on */
+int fifo_setup_as(struct strategy_ctx *ctx, const char *who, bool greed,
+		  bool proxy_exec, char *err, size_t errlen);
+
+/* deadline.c: the app threads SCHED_DEADLINE, pessimistic runtimes */
+int deadline_setup_as(struct strategy_ctx *ctx, const char *who,
+		      bool proxy_exec, char *err, size_t errlen);
+
+#endif
