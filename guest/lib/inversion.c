@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -13,12 +12,12 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cpu_share.h"
 #include "inversion.h"
+#include "kmod.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
@@ -38,7 +37,6 @@ const char *const inv_owner_names[INV_NR_OWNERS] = {
 /* the mutexes: the owner holds A; in the chain, A -> middle -> B -> owner */
 #define MUTEX_A		0
 #define MUTEX_B		1
-#define KO_NAME		INVERSION_MODULE ".ko"
 
 int inv_lookup(const char *const *names, int n, const char *name)
 {
@@ -52,71 +50,13 @@ int inv_lookup(const char *const *names, int n, const char *name)
 
 /* --- the module -------------------------------------------------------- */
 
-/*
- * The .ko built for the running kernel. The debug, release and pristine
- * kernels share a version string, so finit_module() would take any one's
- * module and the others' struct layouts would crash it: "make modules"
- * writes the tree's "uname -v" beside each .ko, and we take the one that
- * matches. FRAMESCHED_INVERSION_KO overrides the search (unchecked).
- */
-static int inv_module_path(char *path, size_t len)
-{
-	static const char *const dirs[] = {
-		"modules", "modules-release", "modules-pristine",
-	};
-	const char *env = getenv("FRAMESCHED_INVERSION_KO");
-	/* room for what we append to exe's directory */
-	char exe[PATH_MAX - 64], stamp[PATH_MAX], built[256];
-	struct utsname u;
-	ssize_t n;
-	size_t i;
-
-	if (env) {
-		snprintf(path, len, "%s", env);
-		return 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0 || uname(&u))
-		return -1;
-	exe[n] = 0;
-	/* build/guest/{bench,tests}/PROGRAM -> build/guest */
-	for (i = 0; i < 2; i++)
-		if (strrchr(exe, '/'))
-			*strrchr(exe, '/') = 0;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(stamp, sizeof(stamp), "%s/%s/inversion/kernel-version",
-			 exe, dirs[i]);
-		if (read_str(stamp, built, sizeof(built)) ||
-		    strcmp(built, u.version))
-			continue;
-		snprintf(path, len, "%s/%s/inversion/" KO_NAME, exe, dirs[i]);
-		return 0;
-	}
-	fprintf(stderr, "inversion: no " KO_NAME " built for this kernel (uname -v '%s') under %s/modules*/inversion/: run 'make modules' after building the kernel\n",
-		u.version, exe);
-	return -1;
-}
-
-static int inv_load_module(void)
-{
-	char path[PATH_MAX];
-	int fd, ret;
-
-	if (inv_module_path(path, sizeof(path)))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "inversion: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	ret = syscall(SYS_finit_module, fd, "", 0);
-	if (ret && errno == EEXIST)
-		ret = 1;	/* loaded meanwhile, by someone else */
-	else if (ret)
-		fprintf(stderr, "inversion: loading %s: %s\n", path, strerror(errno));
-	close(fd);
-	return ret;
-}
+/* FRAMESCHED_INVERSION_KO overrides the search (unchecked) */
+static const struct kmod inv_kmod = {
+	.tag = "inversion",
+	.dir = "inversion",
+	.name = INVERSION_MODULE,
+	.env = "FRAMESCHED_INVERSION_KO",
+};
 
 int inv_open(struct inv_ctx *ctx)
 {
@@ -126,7 +66,7 @@ int inv_open(struct inv_ctx *ctx)
 	ctx->timeout_s = 30;
 	ctx->fd = open(INVERSION_PATH, O_RDWR | O_CLOEXEC);
 	if (ctx->fd < 0 && errno == ENOENT) {
-		ret = inv_load_module();
+		ret = kmod_load(&inv_kmod);
 		if (ret < 0)
 			return -1;
 		ctx->loaded = !ret;
@@ -142,13 +82,14 @@ int inv_open(struct inv_ctx *ctx)
 
 void inv_close(struct inv_ctx *ctx)
 {
+	int err;
+
 	if (ctx->fd >= 0)
 		close(ctx->fd);
 	ctx->fd = -1;
-	if (ctx->loaded &&
-	    syscall(SYS_delete_module, INVERSION_MODULE, O_NONBLOCK))
+	if (ctx->loaded && (err = kmod_unload(&inv_kmod)))
 		fprintf(stderr, "inversion: unloading " INVERSION_MODULE ": %s\n",
-			strerror(errno));
+			strerror(-err));
 	ctx->loaded = false;
 }
 

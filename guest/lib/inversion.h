@@ -71,7 +71,7 @@ struct inv_point {
 
 /*
  * Open INVERSION_PATH; if it is not there, load the module built for the
- * running kernel (see inv_module_path()). 0, or -1 with a message on
+ * running kernel (see kmod_path()). 0, or -1 with a message on
  * stderr.
  */
 int inv_open(struct inv_ctx *ctx);
