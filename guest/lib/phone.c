@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The emulated phone as guest programs see it: see phone.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpu_share.h"
+#include "phone.h"
+
+#define CPUFREQ	"/sys/devices/system/cpu/cpufreq"
+
+void phone_policy_path(char *buf, int len, int policy, const char *name)
+{
+	snprintf(buf, len, CPUFREQ "/policy%d/%s", policy, name);
+}
+
+int phone_policy_read(int policy, const char *name, uint64_t *val)
+{
+	char path[256], buf[64], *end;
+	int ret;
+
+	phone_policy_path(path, sizeof(path), policy, name);
+	ret = read_str(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	*val = strtoull(buf, &end, 10);
+	return end == buf ? -EINVAL : 0;
+}
+
+static int policy_write(int policy, const char *name, unsigned int val)
+{
+	char path[256], buf[32];
+
+	phone_policy_path(path, sizeof(path), policy, name);
+	snprintf(buf, sizeof(buf), "%u", val);
+	return write_str(path, buf);
+}
+
+int phone_policy_limit(int policy, unsigned int min_khz, unsigned int max_khz)
+{
+	uint64_t cur_min;
+	int ret = phone_policy_read(policy, "scaling_min_freq", &cur_min);
+
+	if (ret)
+		return ret;
+	/* never ask for min > max on the way */
+	if (min_khz > cur_min) {
+		ret = policy_write(policy, "scaling_max_freq", max_khz);
+		return ret ? ret : policy_write(policy, "scaling_min_freq", min_khz);
+	}
+	ret = policy_write(policy, "scaling_min_freq", min_khz);
+	return ret ? ret : policy_write(policy, "scaling_max_freq", max_khz);
+}
+
+int phone_energy_uj(int policy, uint64_t *uj)
+{
+	return phone_policy_read(policy, "energy_uj", uj);
+}
+
+static int read_policy(struct phone_policy *p, int id)
+{
+	char path[256], buf[512], *tok, *save;
+	int first, last;
+
+	p->id = id;
+	phone_policy_path(path, sizeof(path), id, "related_cpus");
+	if (read_str(path, buf, sizeof(buf)))
+		return -1;
+	if (sscanf(buf, "%d", &first) != 1)
+		return -1;
+	last = first;
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		if (atoi(tok) != last && atoi(tok) != last + 1)
+			return -1;
+		last = atoi(tok);
+	}
+	p->first_cpu = first;
+	p->ncpus = last - first + 1;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", first);
+	if (read_str(path, buf, sizeof(buf)))
+		return -1;
+	p->capacity = atoi(buf);
+	phone_policy_path(path, sizeof(path), id, "scaling_available_frequencies");
+	if (read_str(path, buf, sizeof(buf)))
+		return -1;
+	p->nopp = 0;
+	for (tok = strtok_r(buf, " ", &save); tok && p->nopp < PHONE_MAX_OPPS;
+	     tok = strtok_r(NULL, " ", &save))
+		p->khz[p->nopp++] = strtoul(tok, NULL, 10);
+	return p->nopp ? 0 : -1;
+}
+
+int phone_read(struct phone *ph)
+{
+	char path[256], drv[64];
+	int cpu = 0;
+
+	memset(ph, 0, sizeof(*ph));
+	phone_policy_path(path, sizeof(path), 0, "scaling_driver");
+	if (read_str(path, drv, sizeof(drv)) || strcmp(drv, PHONE_DRIVER)) {
+		fprintf(stderr, "phone: no " PHONE_DRIVER " policy at " CPUFREQ "/policy0 (boot with phone_cpufreq.enable=1)\n");
+		return -1;
+	}
+	while (ph->npolicies < PHONE_MAX_POLICIES) {
+		struct phone_policy *p = &ph->pol[ph->npolicies];
+
+		phone_policy_path(path, sizeof(path), cpu, "related_cpus");
+		if (access(path, R_OK))
+			break;
+		if (read_policy(p, cpu)) {
+			fprintf(stderr, "phone: cannot read policy%d (its CPUs must be contiguous)\n", cpu);
+			return -1;
+		}
+		cpu += p->ncpus;
+		ph->npolicies++;
+	}
+	return 0;
+}
+
+int phone_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+uint64_t phone_work(uint64_t iters)
+{
+	volatile uint64_t x = 1;
+	uint64_t i;
+
+	for (i = 0; i < iters; i++)
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return x;
+}
+
+double phone_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double phone_time_work(int cpu, uint64_t iters, int runs)
+{
+	double t[16];
+	int i;
+
+	if (runs > 16)
+		runs = 16;
+	if (phone_pin(cpu))
+		return -1;
+	for (i = 0; i < runs; i++) {
+		double start = phone_now();
+
+		phone_work(iters);
+		t[i] = phone_now() - start;
+	}
+	qsort(t, runs, sizeof(t[0]), cmp_double);
+	return t[runs / 2];
+}

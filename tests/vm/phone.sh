@@ -1,0 +1,58 @@
+#!/bin/bash
+# The emulated phone (phone-cpufreq, issue 5) in the debug kernel.
+#
+# One boot with phone_cpufreq.enable=1 runs every program of tests/phone/
+# (built into build/guest/phone-tests/ by "make guest"); their TAP lines
+# are passed through as sub-tests. Then one boot for each kind of bad
+# command-line configuration: the kernel must say what is wrong, and fall
+# back to the default phone. A kernel without the driver fails all of it.
+#
+# The tests boot in deterministic mode (tools/vm --deterministic: guest
+# time follows executed instructions): the slowdown law is a 10% bound,
+# and the host's load must not decide it.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib-tap.sh
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+
+show() { sed 's/^/# /' "$@" | tail -20; }
+
+# the default phone, and the tests
+FRAMESCHED_VM_CONSOLE=$d/console tools/vm --deterministic --timeout 900 \
+	--append "phone_cpufreq.enable=1" -- sh -c '
+	rc=0
+	for t in build/guest/phone-tests/*; do
+		[ -x "$t" ] || continue
+		echo "# -- $t"
+		"$t" || rc=1
+	done
+	exit $rc' >"$d/out" 2>&1
+vm_rc=$?
+sed 's/^/    /' "$d/out"
+check "phone tests pass in a boot with phone_cpufreq.enable=1" \
+	eval '[ $vm_rc -eq 0 ] || { show "$d/console"; false; }'
+
+# bad_config NAME CLUSTERS MESSAGE: refused with MESSAGE, default phone used
+bad_config() {
+	local name=$1 clusters=$2 msg=$3
+	FRAMESCHED_VM_CONSOLE=$d/console-$name tools/vm --timeout 300 \
+		--append "phone_cpufreq.enable=1 phone_cpufreq.cluster=$clusters" -- \
+		sh -c 'cat /sys/devices/system/cpu/cpufreq/policy*/scaling_available_frequencies
+		       cat /sys/devices/system/cpu/cpu*/cpu_capacity' >"$d/$name" 2>&1
+	check "bad configuration ($name) is refused with a clear message" \
+		eval 'grep -q "phone-cpufreq: .*$msg" "$d/console-$name" &&
+		      grep -q "using the default phone" "$d/console-$name" ||
+		      { show "$d/console-$name"; false; }'
+	check "bad configuration ($name): the default phone runs instead" \
+		eval 'grep -qx "300000 600000 900000 1200000 1500000 1800000 *" "$d/$name" &&
+		      [ "$(grep -cx 450 "$d/$name")" = 2 ] &&
+		      [ "$(grep -cx 1024 "$d/$name")" = 2 ] || { show "$d/$name"; false; }'
+}
+good="cpus:2-3;capacity:1024;opp:500000/650;opp:2800000/1100"
+bad_config unsorted_opps "cpus:0-1;capacity:450;opp:900000/700;opp:600000/660,$good" \
+	"is not above opp 0"
+bad_config unknown_cpu "cpus:0-1;capacity:450;opp:300000/600,cpus:2-9;capacity:1024;opp:500000/650" \
+	"not all online"
+bad_config zero_capacity "cpus:0-1;capacity:0;opp:300000/600,$good" \
+	"capacity 0: expected 1..1024"
+done_testing
