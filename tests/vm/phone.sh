@@ -51,7 +51,7 @@ bad_config() {
 good="cpus:2-3;capacity:1024;opp:500000/650;opp:2800000/1100"
 bad_config unsorted_opps "cpus:0-1;capacity:450;opp:900000/700;opp:600000/660,$good" \
 	"is not above opp 0"
-bad_config unknown_cpu "cpus:0-1;capacity:450;opp:300000/600,cpus:2-9;capacity:1024;opp:500000/650" \
+bad_config unknown_cpu "cpus:0-1;capacity:450;opp:300000/600,cpus:2-5;capacity:1024;opp:500000/650" \
 	"not all online"
 bad_config zero_capacity "cpus:0-1;capacity:0;opp:300000/600,$good" \
 	"capacity 0: expected 1..1024"
