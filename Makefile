@@ -11,20 +11,25 @@ GUEST_LIB := $(wildcard guest/lib/*.c)
 GUEST_HDRS := $(wildcard guest/lib/*.h guest/modules/*/*_uapi.h)
 GUEST_TESTS := $(patsubst tests/guest/%.c,build/guest/tests/%,$(wildcard tests/guest/*.c))
 BENCHES := $(patsubst bench/%.c,build/guest/bench/%,$(wildcard bench/*.c))
+# tests of the emulated phone: run by tests/vm/phone.sh in a phone boot
+PHONE_TESTS := $(patsubst tests/phone/%.c,build/guest/phone-tests/%,$(wildcard tests/phone/*.c))
+PIPELINE := build/guest/bin/framesched-pipeline
 
 .PHONY: all run check deps kernel kernel-release kernel-reset export-patches \
 	guest modules soak check-series bench-sched clean
 
 all: check
 
-## make run: build, boot the release kernel, print the strategy comparison
+## make run: build, boot the release kernel (deterministic, the emulated
+## phone), run the default workload under every strategy, print the table;
+## build/results/: run.json, chart.svg, trace-STRATEGY.json, timings.txt.
+## RUN_FRAMES frames a strategy (tools/run-comparison --help for the rest)
+RUN_FRAMES ?= 400
 run: deps
 	@tools/kernel-build release
 	@$(MAKE) -s guest
-	@mkdir -p build/results
-	@tools/vm --kernel $(KREL)/arch/x86/boot/bzImage --out build/results -- \
-		build/guest/bench/rt_greed_table -j build/results/greed.json
-	@echo "results: build/results/greed.json"
+	@FRAMESCHED_RUN_FRAMES=$(RUN_FRAMES) tools/run-comparison \
+		--kernel $(KREL)/arch/x86/boot/bzImage --out build/results
 
 ## make check: every test (host, VM runner, guest suite in the debug kernel)
 check: deps
@@ -72,7 +77,7 @@ kernel-reset:
 export-patches:
 	@tools/export-patches
 
-guest: modules $(GUEST_TESTS) $(BENCHES)
+guest: modules $(GUEST_TESTS) $(PHONE_TESTS) $(BENCHES) $(PIPELINE)
 
 ## guest kernel modules, for every kernel tree that is built: the debug
 ## kernel's in build/guest/modules/, the release and pristine kernels' in
@@ -81,14 +86,17 @@ guest: modules $(GUEST_TESTS) $(BENCHES)
 KPRI := build/linux-pristine
 INV_SRC := $(wildcard guest/modules/inversion/*)
 INV_KO := inversion/framesched_inversion.ko
-modules: $(if $(wildcard $(KDIR)/vmlinux),build/guest/modules/$(INV_KO)) \
-	$(if $(wildcard $(KREL)/vmlinux),build/guest/modules-release/$(INV_KO)) \
-	$(if $(wildcard $(KPRI)/vmlinux),build/guest/modules-pristine/$(INV_KO))
+DSP_SRC := $(wildcard guest/modules/phone_display/*)
+DSP_KO := phone_display/framesched_display.ko
+GUEST_KOS := $(INV_KO) $(DSP_KO)
+modules: $(if $(wildcard $(KDIR)/vmlinux),$(addprefix build/guest/modules/,$(GUEST_KOS))) \
+	$(if $(wildcard $(KREL)/vmlinux),$(addprefix build/guest/modules-release/,$(GUEST_KOS))) \
+	$(if $(wildcard $(KPRI)/vmlinux),$(addprefix build/guest/modules-pristine/,$(GUEST_KOS)))
 
 # $(call kbuild_module,TREE): build the module of $@ out of tree against
 # TREE from a copy of its sources in $(@D), so that no build product lands
 # in guest/modules/. TREE's "uname -v" goes beside the .ko as
-# kernel-version: the loader (guest/lib/inversion.c) checks it.
+# kernel-version: the loader (guest/lib/kmod.c) checks it.
 define kbuild_module
 	@rm -rf $(@D) && mkdir -p $(@D)
 	@cp $(filter guest/modules/%,$^) $(@D)/
@@ -106,9 +114,40 @@ build/guest/modules-release/$(INV_KO): $(INV_SRC) $(KREL)/vmlinux
 build/guest/modules-pristine/$(INV_KO): $(INV_SRC) $(KPRI)/vmlinux
 	$(call kbuild_module,$(KPRI))
 
+build/guest/modules/$(DSP_KO): $(DSP_SRC) $(KDIR)/vmlinux
+	$(call kbuild_module,$(KDIR))
+
+build/guest/modules-release/$(DSP_KO): $(DSP_SRC) $(KREL)/vmlinux
+	$(call kbuild_module,$(KREL))
+
+build/guest/modules-pristine/$(DSP_KO): $(DSP_SRC) $(KPRI)/vmlinux
+	$(call kbuild_module,$(KPRI))
+
 build/guest/tests/%: tests/guest/%.c $(GUEST_LIB) $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(HARNESS) -o $@ $< $(GUEST_LIB)
+
+## the display-pipeline emulator (emu/pipeline/README.md): the program, and
+## the guest tests tests/guest/pipeline_*.c, which link its library
+EMU_CFLAGS := -Iemu -Iemu/strategies -Iemu/pipeline
+EMU_LIB := $(wildcard emu/*.c emu/strategies/*.c) \
+	$(filter-out emu/pipeline/main.c,$(wildcard emu/pipeline/*.c))
+EMU_HDRS := $(wildcard emu/*.h emu/strategies/*.h emu/pipeline/*.h)
+
+$(PIPELINE): emu/pipeline/main.c $(EMU_LIB) $(EMU_HDRS) $(GUEST_LIB) $(GUEST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(EMU_CFLAGS) -o $@ emu/pipeline/main.c $(EMU_LIB) \
+		$(GUEST_LIB) -ljansson -lm
+
+build/guest/tests/pipeline_%: tests/guest/pipeline_%.c $(EMU_LIB) $(EMU_HDRS) \
+		$(GUEST_LIB) $(GUEST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(HARNESS) $(EMU_CFLAGS) -o $@ $< $(EMU_LIB) $(GUEST_LIB) \
+		-ljansson -lm
+
+build/guest/phone-tests/%: tests/phone/%.c $(GUEST_LIB) $(GUEST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(HARNESS) -o $@ $< $(GUEST_LIB) -lm
 
 build/guest/bench/%: bench/%.c $(GUEST_LIB) $(GUEST_HDRS)
 	@mkdir -p $(@D)

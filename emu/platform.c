@@ -69,10 +69,11 @@ int platform_check(const struct platform *p, char *err, size_t errlen)
 			return -1;
 		}
 		for (i = 0; i < cl->nopp; i++) {
-			if (cl->opp[i].khz == 0 || cl->opp[i].mv == 0 ||
+			if (cl->opp[i].khz == 0 ||
+			    (cl->opp[i].mv == 0 && cl->opp[i].power_uw == 0) ||
 			    (i && cl->opp[i].khz <= cl->opp[i - 1].khz)) {
 				snprintf(err, errlen,
-					 "platform: cluster %u opp %u: expected khz, mv > 0 and khz ascending",
+					 "platform: cluster %u opp %u: expected khz > 0, mv or power_uw > 0, and khz ascending",
 					 c, i);
 				return -1;
 			}
@@ -94,6 +95,8 @@ uint64_t plat_opp_power_uw(const struct plat_cluster *c, uint32_t i)
 {
 	uint64_t mhz = c->opp[i].khz / 1000, mv = c->opp[i].mv;
 
+	if (c->opp[i].power_uw)
+		return c->opp[i].power_uw;
 	return (uint64_t)c->cdyn * mhz * mv * mv / 1000000 + c->static_uw;
 }
 

@@ -28,6 +28,8 @@
 struct plat_opp {
 	uint32_t khz;
 	uint32_t mv;
+	uint32_t power_uw;	/* measured busy power (e.g. the kernel's Energy
+				 * Model); 0: the formula above from mv */
 };
 
 struct plat_cluster {

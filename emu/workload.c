@@ -71,6 +71,7 @@ static void bg_defaults(struct wl_bg *b)
 	b->threads = DEF_BG_THREADS;
 	b->nice = DEF_BG_NICE;
 	b->priority = DEF_BG_RT_PRIORITY;
+	b->cpu = -1;
 }
 
 struct ctx {
@@ -315,17 +316,29 @@ static int parse_input(struct ctx *c, json_t *obj, struct wl_input *in)
 	return 0;
 }
 
+static int get_cpu(struct ctx *c, json_t *obj, const char *path,
+		   struct wl_bg *b)
+{
+	long long x;
+	int r = get_int(c, obj, path, "cpu", 0, 1023, false, &x);
+
+	if (r == 0)
+		b->cpu = (int32_t)x;
+	return r < 0 ? -1 : 0;
+}
+
 /* keys each background type accepts, besides "type" and "name" */
 static const char *const bg_keys[WL_BG_NTYPES][8] = {
-	[WL_BG_CFS_HOG] = { "type", "name", "threads", "nice" },
+	[WL_BG_CFS_HOG] = { "type", "name", "threads", "nice", "cpu" },
 	[WL_BG_CFS_PERIODIC] = { "type", "name", "threads", "nice",
-				 "period_us", "run_us" },
+				 "period_us", "run_us", "cpu" },
 	[WL_BG_RT_PERIODIC] = { "type", "name", "threads", "priority",
-				"period_us", "run_us" },
+				"period_us", "run_us", "cpu" },
+	/* no "cpu": a DEADLINE task's affinity must span its root domain */
 	[WL_BG_DL_PERIODIC] = { "type", "name", "threads", "period_us",
 				"run_us", "dl_runtime_us", "dl_deadline_us" },
 	[WL_BG_GPU_MUTEX_HOG] = { "type", "name", "nice", "period_us",
-				  "hold_us" },
+				  "hold_us", "cpu" },
 };
 
 static int parse_bg_type(struct ctx *c, json_t *obj, const char *path,
@@ -392,7 +405,7 @@ static int parse_bg(struct ctx *c, json_t *obj, const char *path,
 	if (get_name(c, obj, path, "name", b->name) ||
 	    get_u32(c, obj, path, "threads", 1, 64, false, &b->threads) ||
 	    get_u32(c, obj, path, "priority", 1, 99, false, &b->priority) ||
-	    get_nice(c, obj, path, &b->nice))
+	    get_nice(c, obj, path, &b->nice) || get_cpu(c, obj, path, b))
 		return -1;
 	switch (b->type) {
 	case WL_BG_CFS_HOG:

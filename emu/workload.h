@@ -62,6 +62,7 @@ struct wl_bg {
 	uint32_t run_us;	/* invariant µs; gpu_mutex_hog: hold_us */
 	uint32_t dl_runtime_us;	/* dl_periodic: reservation, wall µs */
 	uint32_t dl_deadline_us;
+	int32_t cpu;		/* pinned to this CPU; -1: anywhere */
 };
 
 struct workload {

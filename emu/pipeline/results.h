@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * results.h - what a comparison run leaves: the table on stdout, run.json,
+ * and the chart of janky frames against energy.
+ */
+#ifndef PL_RESULTS_H
+#define PL_RESULTS_H
+
+#include <stdio.h>
+#include "gplat.h"
+#include "pipeline.h"
+
+struct results_meta {
+	const struct workload *wl;
+	const char *workload_path;
+	const struct gplat *ph;
+	const char *kernel;		/* uname -r and -v */
+	double loops_per_us;		/* the calibration */
+	uint64_t period_ns;
+	bool proxy_exec;		/* the kernel has the PROXY_EXEC feature */
+};
+
+void results_table_header(FILE *f, const struct results_meta *m);
+void results_table_row(FILE *f, const struct pl_result *r);
+/* run.json: 0, or -1 with errno. */
+int results_write_json(const char *path, const struct results_meta *m,
+		       const struct pl_result *r, size_t n);
+/* SVG of janky % against energy per frame; -1 if no run had energy. */
+int results_write_chart(const char *path, const struct results_meta *m,
+			const struct pl_result *r, size_t n);
+
+#endif

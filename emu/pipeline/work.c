@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * work.c - the invariant-µs busy loop and its calibration.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "display.h"
+#include "gplat.h"
+#include "work.h"
+
+static double loops_per_us;
+
+int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void sleep_until_ns(int64_t t)
+{
+	struct timespec ts = { .tv_sec = t / 1000000000, .tv_nsec = t % 1000000000 };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* The loop: an empty asm keeps the compiler from folding it away. */
+void work_spin_loops(uint64_t loops)
+{
+	uint64_t i;
+
+	for (i = 0; i < loops; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+void work_spin_us(uint64_t us)
+{
+	work_spin_loops((uint64_t)(us * loops_per_us + 0.5));
+}
+
+double work_loops_per_us(void)
+{
+	return loops_per_us;
+}
+
+/*
+ * The fastest of several rounds: interference (an interrupt, the host
+ * descheduling the vCPU under TCG) only ever makes a round slower.
+ */
+static double measure_loops_per_us(void)
+{
+	const uint64_t loops = 2000000;
+	double best = 0;
+	int r;
+
+	work_spin_loops(loops);	/* warm up, and let the frequency settle */
+	for (r = 0; r < 9; r++) {
+		int64_t t0 = now_ns(), dt;
+
+		work_spin_loops(loops);
+		dt = now_ns() - t0;
+		if (dt > 0 && loops * 1000.0 / dt > best)
+			best = loops * 1000.0 / dt;
+	}
+	return best;
+}
+
+int work_calibrate(const struct gplat *ph, int display_fd, char *err,
+		   size_t errlen)
+{
+	int cpu = gplat_fastest_cpu(ph);
+	cpu_set_t old, set;
+	char saved[32] = "";
+	int ret = 0;
+
+	if (sched_getaffinity(0, sizeof(old), &old)) {
+		snprintf(err, errlen, "calibration: sched_getaffinity: %s",
+			 strerror(errno));
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		snprintf(err, errlen, "calibration: pinning to cpu%d: %s", cpu,
+			 strerror(errno));
+		return -1;
+	}
+	gplat_pin_max_freq(ph, cpu, saved, sizeof(saved));
+	loops_per_us = measure_loops_per_us();
+	if (display_fd >= 0) {
+		int r = display_calibrate(display_fd, NULL);
+
+		if (r) {
+			snprintf(err, errlen, "calibration: DISPLAY_IOC_CALIBRATE: %s",
+				 strerror(-r));
+			ret = -1;
+		}
+	}
+	gplat_restore_min_freq(ph, cpu, saved);
+	sched_setaffinity(0, sizeof(old), &old);
+	if (!ret && loops_per_us <= 0) {
+		snprintf(err, errlen, "calibration: the clock did not advance");
+		ret = -1;
+	}
+	return ret;
+}
