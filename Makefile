@@ -88,10 +88,13 @@ INV_SRC := $(wildcard guest/modules/inversion/*)
 INV_KO := inversion/framesched_inversion.ko
 DSP_SRC := $(wildcard guest/modules/phone_display/*)
 DSP_KO := phone_display/framesched_display.ko
-GUEST_KOS := $(INV_KO) $(DSP_KO)
-modules: $(if $(wildcard $(KDIR)/vmlinux),$(addprefix build/guest/modules/,$(GUEST_KOS))) \
-	$(if $(wildcard $(KREL)/vmlinux),$(addprefix build/guest/modules-release/,$(GUEST_KOS))) \
-	$(if $(wildcard $(KPRI)/vmlinux),$(addprefix build/guest/modules-pristine/,$(GUEST_KOS)))
+# $(call tree_kos,TREE): the modules TREE can take: the display module
+# needs dma_fence and sync_file (CONFIG_SYNC_FILE), which a tree built
+# before base.config had them lacks until it is rebuilt
+tree_kos = $(INV_KO) $(if $(shell grep -qx CONFIG_SYNC_FILE=y $(1)/.config 2>/dev/null && echo y),$(DSP_KO))
+modules: $(if $(wildcard $(KDIR)/vmlinux),$(addprefix build/guest/modules/,$(call tree_kos,$(KDIR)))) \
+	$(if $(wildcard $(KREL)/vmlinux),$(addprefix build/guest/modules-release/,$(call tree_kos,$(KREL)))) \
+	$(if $(wildcard $(KPRI)/vmlinux),$(addprefix build/guest/modules-pristine/,$(call tree_kos,$(KPRI))))
 
 # $(call kbuild_module,TREE): build the module of $@ out of tree against
 # TREE from a copy of its sources in $(@D), so that no build product lands
