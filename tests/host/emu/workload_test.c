@@ -295,11 +295,11 @@ FIXTURE_VARIANT_ADD(bad, background_unknown_type) {
 };
 FIXTURE_VARIANT_ADD(bad, background_key_of_another_type) {
 	.json = BG("{\"type\":\"cfs_hog\"},{\"type\":\"cfs_hog\",\"priority\":5}"),
-	.msg = "bad.json: background[1].priority: unknown key (expected one of: type, name, threads, nice)",
+	.msg = "bad.json: background[1].priority: unknown key (expected one of: type, name, threads, nice, cpu)",
 };
 FIXTURE_VARIANT_ADD(bad, background_misspelt_period) {
 	.json = BG("{\"type\":\"cfs_periodic\",\"perod_us\":1000,\"run_us\":10}"),
-	.msg = "bad.json: background[0].perod_us: unknown key (expected one of: type, name, threads, nice, period_us, run_us)",
+	.msg = "bad.json: background[0].perod_us: unknown key (expected one of: type, name, threads, nice, period_us, run_us, cpu)",
 };
 FIXTURE_VARIANT_ADD(bad, background_missing_period) {
 	.json = BG("{\"type\":\"rt_periodic\",\"run_us\":10}"),
@@ -331,7 +331,7 @@ FIXTURE_VARIANT_ADD(bad, background_hog_missing_hold) {
 };
 FIXTURE_VARIANT_ADD(bad, background_hog_has_no_threads) {
 	.json = BG("{\"type\":\"gpu_mutex_hog\",\"threads\":2,\"period_us\":100000,\"hold_us\":5}"),
-	.msg = "bad.json: background[0].threads: unknown key (expected one of: type, name, nice, period_us, hold_us)",
+	.msg = "bad.json: background[0].threads: unknown key (expected one of: type, name, nice, period_us, hold_us, cpu)",
 };
 FIXTURE_VARIANT_ADD(bad, background_entry_not_object) {
 	.json = BG("\"cfs_hog\""),
