@@ -32,27 +32,28 @@ sed 's/^/    /' "$d/out"
 check "phone tests pass in a boot with phone_cpufreq.enable=1" \
 	eval '[ $vm_rc -eq 0 ] || { show "$d/console"; false; }'
 
-# bad_config NAME CLUSTERS MESSAGE: refused with MESSAGE, default phone used
+# bad_config CFG CLUSTERS MESSAGE: refused with MESSAGE, default phone used
+# (not "name": check() has a local of that name, which eval would see)
 bad_config() {
-	local name=$1 clusters=$2 msg=$3
-	FRAMESCHED_VM_CONSOLE=$d/console-$name tools/vm --timeout 300 \
+	local cfg=$1 clusters=$2 msg=$3
+	FRAMESCHED_VM_CONSOLE=$d/console-$cfg tools/vm --timeout 300 \
 		--append "phone_cpufreq.enable=1 phone_cpufreq.cluster=$clusters" -- \
 		sh -c 'cat /sys/devices/system/cpu/cpufreq/policy*/scaling_available_frequencies
-		       cat /sys/devices/system/cpu/cpu*/cpu_capacity' >"$d/$name" 2>&1
-	check "bad configuration ($name) is refused with a clear message" \
-		eval 'grep -q "phone-cpufreq: .*$msg" "$d/console-$name" &&
-		      grep -q "using the default phone" "$d/console-$name" ||
-		      { show "$d/console-$name"; false; }'
-	check "bad configuration ($name): the default phone runs instead" \
-		eval 'grep -qx "300000 600000 900000 1200000 1500000 1800000 *" "$d/$name" &&
-		      [ "$(grep -cx 450 "$d/$name")" = 2 ] &&
-		      [ "$(grep -cx 1024 "$d/$name")" = 2 ] || { show "$d/$name"; false; }'
+		       cat /sys/devices/system/cpu/cpu*/cpu_capacity' >"$d/$cfg" 2>&1
+	check "bad configuration ($cfg) is refused with a clear message" \
+		eval 'grep -q "phone-cpufreq: .*$msg" "$d/console-$cfg" &&
+		      grep -q "using the default phone" "$d/console-$cfg" ||
+		      { show "$d/console-$cfg"; false; }'
+	check "bad configuration ($cfg): the default phone runs instead" \
+		eval 'grep -qx "300000 600000 900000 1200000 1500000 1800000 *" "$d/$cfg" &&
+		      [ "$(grep -cx 450 "$d/$cfg")" = 2 ] &&
+		      [ "$(grep -cx 1024 "$d/$cfg")" = 2 ] || { show "$d/$cfg"; false; }'
 }
 good="cpus:2-3;capacity:1024;opp:500000/650;opp:2800000/1100"
 bad_config unsorted_opps "cpus:0-1;capacity:450;opp:900000/700;opp:600000/660,$good" \
 	"is not above opp 0"
 bad_config unknown_cpu "cpus:0-1;capacity:450;opp:300000/600,cpus:2-5;capacity:1024;opp:500000/650" \
-	"not all online"
+	"no such CPU"
 bad_config zero_capacity "cpus:0-1;capacity:0;opp:300000/600,$good" \
 	"capacity 0: expected 1..1024"
 done_testing
