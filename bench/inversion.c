@@ -33,6 +33,8 @@
 
 #include "cpu_share.h"
 #include "inversion.h"
+#include "clock.h"
+#include "args.h"
 
 struct result {
 	struct inv_point p;
@@ -98,19 +100,6 @@ bad(const char *opt, const char *fmt, ...)
 	exit(2);
 }
 
-static long parse_long(const char *opt, const char *s, long lo, long hi,
-		       const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		bad(opt, "expected %s, %ld to %ld, got '%s'", what, lo, hi, s);
-	return v;
-}
-
 /* "a,b,c" (or spaces) into @pick[]: names from @names, or "all" */
 static void parse_names(const char *opt, char *arg, const char *const *names,
 			int n, bool *pick)
@@ -148,7 +137,7 @@ static void parse_m(const char *opt, char *arg)
 	for (tok = strtok_r(arg, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		if (o.nm > INV_MAX_HOGS)
 			bad(opt, "expected at most %d hog counts", INV_MAX_HOGS + 1);
-		o.m[o.nm++] = parse_long(opt, tok, 0, INV_MAX_HOGS, "hog counts");
+		o.m[o.nm++] = arg_int("inversion", opt, tok, 0, INV_MAX_HOGS);
 	}
 	if (!o.nm)
 		bad(opt, "expected hog counts such as 0,1,2,4, got nothing");
@@ -190,16 +179,14 @@ static void parse_args(int argc, char **argv)
 			parse_m("--hogs", optarg);
 			break;
 		case 'n':
-			o.iterations = parse_long("--iterations", optarg, 1, 100000,
-						  "a sample count");
+			o.iterations = arg_int("inversion", "--iterations", optarg, 1, 100000);
 			break;
 		case 'c':
-			o.c_us = parse_long("--section", optarg, 10, 1000000,
-					    "microseconds");
+			o.c_us = arg_int("inversion", "--section", optarg, 10, 1000000);
 			break;
 		case 'S':
-			o.sleep_us = parse_long("--sleep", optarg, 0,
-						INVERSION_MAX_SLEEP_US, "microseconds");
+			o.sleep_us = arg_int("inversion", "--sleep", optarg, 0,
+					     INVERSION_MAX_SLEEP_US);
 			break;
 		case 'o':
 			i = inv_lookup(inv_owner_names, INV_NR_OWNERS, optarg);
@@ -215,7 +202,7 @@ static void parse_args(int argc, char **argv)
 			o.feature = optarg;
 			break;
 		case 't':
-			o.timeout_s = parse_long("--timeout", optarg, 1, 3600, "seconds");
+			o.timeout_s = arg_int("inversion", "--timeout", optarg, 1, 3600);
 			break;
 		case 'j':
 			o.json = optarg;
@@ -294,14 +281,6 @@ static int feature_set(bool on)
 
 /* --- running and reporting ----------------------------------------------- */
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* the points in run order; with a feature, each one off then on */
 static int plan(struct result *r)
 {
@@ -326,14 +305,14 @@ static int plan(struct result *r)
 
 static int run_all(struct inv_ctx *ctx, struct result *res, int n)
 {
-	double t0 = now_s();
+	double t0 = mono_now();
 	int i;
 
 	for (i = 0; i < n; i++) {
 		struct result *r = &res[i];
 
 		fprintf(stderr, "[%d/%d] %5.0f s  %s waiter, %d %s hog%s",
-			i + 1, n, now_s() - t0, inv_scenario_names[r->p.scenario],
+			i + 1, n, mono_now() - t0, inv_scenario_names[r->p.scenario],
 			r->p.m, inv_hogs_names[r->p.hogs], r->p.m == 1 ? "" : "s");
 		if (o.feature)
 			fprintf(stderr, ", %s%s", r->feature_on ? "" : "NO_", o.feature);
@@ -350,7 +329,7 @@ static int run_all(struct inv_ctx *ctx, struct result *res, int n)
 		r->max = inv_percentile(r->p.block_us, r->p.n, 100);
 		r->late_p50 = inv_percentile(r->p.late_us, r->p.n, 50);
 	}
-	fprintf(stderr, "done in %.0f s\n", now_s() - t0);
+	fprintf(stderr, "done in %.0f s\n", mono_now() - t0);
 	return 0;
 }
 

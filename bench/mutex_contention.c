@@ -29,6 +29,8 @@
 
 #include "cpu_share.h"
 #include "inversion.h"
+#include "clock.h"
+#include "args.h"
 
 #define FEATURE		"PROXY_EXEC"
 #define MAX_THREADS	256
@@ -63,22 +65,6 @@ static void __attribute__((noreturn)) usage(int status)
 	exit(status);
 }
 
-static long long parse_num(const char *opt, const char *s, long long lo,
-			   long long hi)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "mutex_contention: %s: expected an integer, %lld to %lld, got '%s'\n",
-			opt, lo, hi, s);
-		exit(2);
-	}
-	return v;
-}
-
 static void parse_args(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -95,16 +81,16 @@ static void parse_args(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "t:l:d:r:j:h", longs, NULL)) != -1) {
 		switch (opt) {
 		case 't':
-			o.threads = parse_num("--threads", optarg, 1, MAX_THREADS);
+			o.threads = arg_int("mutex_contention", "--threads", optarg, 1, MAX_THREADS);
 			break;
 		case 'l':
-			o.loops = parse_num("--loops", optarg, 0, 1000000000);
+			o.loops = arg_int("mutex_contention", "--loops", optarg, 0, 1000000000);
 			break;
 		case 'd':
-			o.duration_s = parse_num("--duration", optarg, 1, 3600);
+			o.duration_s = arg_int("mutex_contention", "--duration", optarg, 1, 3600);
 			break;
 		case 'r':
-			o.rounds = parse_num("--rounds", optarg, 1, MAX_ROUNDS);
+			o.rounds = arg_int("mutex_contention", "--rounds", optarg, 1, MAX_ROUNDS);
 			break;
 		case 'j':
 			o.json = optarg;
@@ -134,14 +120,6 @@ static void on_signal(int sig)
 	feature_restore();
 	signal(sig, SIG_DFL);
 	raise(sig);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* --- one measurement ----------------------------------------------------- */
@@ -193,10 +171,10 @@ static double run_once(int fd)
 		}
 	}
 	pthread_barrier_wait(&start);
-	t0 = now_s();
+	t0 = mono_now();
 	usleep(o.duration_s * 1e6);
 	stop = true;
-	t1 = now_s();
+	t1 = mono_now();
 	for (i = 0; i < o.threads; i++) {
 		pthread_join(c[i].thread, NULL);
 		total += c[i].count;
@@ -303,7 +281,7 @@ int main(int argc, char **argv)
 	struct inv_ctx ctx;
 	struct utsname u;
 	int r, m, n = 0;
-	double t0 = now_s();
+	double t0 = mono_now();
 
 	parse_args(argc, argv);
 	feature_saved = sched_feature_state(FEATURE);
@@ -332,7 +310,7 @@ int main(int argc, char **argv)
 			if (mode[m].v[r] < 0)
 				return 1;
 			fprintf(stderr, "[%d/%d] %5.0f s  round %d, %s %-3s: %.0f acquisitions/s\n",
-				++n, 2 * o.rounds, now_s() - t0, r + 1, FEATURE,
+				++n, 2 * o.rounds, mono_now() - t0, r + 1, FEATURE,
 				m ? "on" : "off", mode[m].v[r]);
 		}
 	}

@@ -24,36 +24,14 @@
 #include <unistd.h>
 
 #include "phone.h"
-
-static unsigned long arg_num(const char *opt, const char *s, unsigned long lo,
-			     unsigned long hi)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || end == s || v < lo || v > hi) {
-		fprintf(stderr, "phone_probe: %s: expected an integer %lu..%lu, got '%s'\n",
-			opt, lo, hi, s);
-		exit(2);
-	}
-	return v;
-}
+#include "clock.h"
+#include "args.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* iterations of phone_work() per invariant µs, on the fastest CPU at fmax */
@@ -94,9 +72,9 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "f:p:w:")) != -1) {
 		switch (opt) {
-		case 'f': frames = arg_num("-f", optarg, 1, 100000); break;
-		case 'p': period_us = arg_num("-p", optarg, 1000, 1000000); break;
-		case 'w': work_us = arg_num("-w", optarg, 1, 1000000); break;
+		case 'f': frames = arg_int("phone_probe", "-f", optarg, 1, 100000); break;
+		case 'p': period_us = arg_int("phone_probe", "-p", optarg, 1000, 1000000); break;
+		case 'w': work_us = arg_int("phone_probe", "-w", optarg, 1, 1000000); break;
 		default:
 			fprintf(stderr, "usage: phone_probe [-f FRAMES] [-p PERIOD_US] [-w WORK_US]\n");
 			return 2;
@@ -114,7 +92,7 @@ int main(int argc, char **argv)
 
 	for (p = 0; p < ph.npolicies; p++)
 		phone_energy_uj(ph.pol[p].id, &e0[p]);
-	start = next = now_ns();
+	start = next = mono_ns();
 	for (i = 0; i < frames; i++) {
 		struct timespec ts = {
 			.tv_sec = next / 1000000000ULL, .tv_nsec = next % 1000000000ULL,
@@ -123,7 +101,7 @@ int main(int argc, char **argv)
 
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		phone_work((uint64_t)(w * per_us));
-		end = now_ns();
+		end = mono_ns();
 		lat[i] = end - next;
 		next += period_us * 1000ULL;
 		missed += end > next;
@@ -137,7 +115,7 @@ int main(int argc, char **argv)
 	       "\"latency_p50_ms\": %.3f, \"latency_p90_ms\": %.3f, "
 	       "\"latency_p99_ms\": %.3f, \"energy_mj\": %.3f, "
 	       "\"iters_per_us\": %.2f}\n",
-	       frames, (unsigned long long)missed, (now_ns() - start) / 1e6,
+	       frames, (unsigned long long)missed, (mono_ns() - start) / 1e6,
 	       lat[frames / 2] / 1e6, lat[frames * 9 / 10] / 1e6,
 	       lat[frames * 99 / 100] / 1e6, energy / 1e3, per_us);
 	free(lat);

@@ -14,6 +14,7 @@
 #include "hw.h"
 #include "tracebuf.h"
 #include "work.h"
+#include "clock.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
@@ -83,7 +84,7 @@ static int pin(const struct wl_bg *d, char *err, size_t errlen)
 static void nap_until(struct background *bg, int64_t t)
 {
 	while (!bg->stop) {
-		int64_t now = now_ns();
+		int64_t now = mono_ns();
 
 		if (now >= t)
 			return;
@@ -106,22 +107,22 @@ static void run_periodic(struct bg_thread *t, int fd)
 	int64_t next = t->bg->t0;
 
 	while (!t->bg->stop) {
-		int64_t start = now_ns();
+		int64_t start = mono_ns();
 
 		if (d->type == WL_BG_GPU_MUTEX_HOG) {
 			if (hw_gpu_hold(fd, d->run_us, NULL))
 				break;
 			tb_slice(t->bg->tb, t->tid, "bg", "gpu mutex held",
-				 -1, start, now_ns());
+				 -1, start, mono_ns());
 		} else {
 			work_spin_us(d->run_us);
 		}
 		t->iterations++;
 		next += period;
-		if (now_ns() > next) {
+		if (mono_ns() > next) {
 			/* overran: count it, and do not try to catch up */
 			t->missed++;
-			next = now_ns();
+			next = mono_ns();
 		}
 		nap_until(t->bg, next);
 	}
@@ -223,7 +224,7 @@ pid_t bg_gpu_hog_tid(const struct background *bg)
 void bg_go(struct background *bg)
 {
 	pthread_mutex_lock(&bg->lock);
-	bg->t0 = now_ns();
+	bg->t0 = mono_ns();
 	bg->go = true;
 	pthread_cond_broadcast(&bg->cond);
 	pthread_mutex_unlock(&bg->lock);

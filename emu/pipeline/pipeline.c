@@ -42,6 +42,7 @@
 #include "pipeline.h"
 #include "tracebuf.h"
 #include "work.h"
+#include "clock.h"
 
 #define PRIO_DISPATCH	3	/* SCHED_FIFO: VSYNC dispatch and control */
 #define PRIO_SF		2	/* SurfaceFlinger, as Android */
@@ -187,7 +188,7 @@ static void *dispatch_main(void *arg)
 	if (!thread_ready(p, &p->disp_tid, "VsyncDispatch"))
 		return NULL;
 	resync(p, &base);
-	now = now_ns();
+	now = mono_ns();
 	app_p = first_after(now, app_lead, base, p->period);
 	sf_p = first_after(now, sf_lead, base, p->period);
 	while (!p->stop) {
@@ -205,7 +206,7 @@ static void *dispatch_main(void *arg)
 		post(p, app, app ? app_p : sf_p);
 		/* when it really went out: a late dispatch shows in the trace */
 		tb_instant(&p->tb, p->disp_tid, app ? "VSYNC-app" : "VSYNC-sf",
-			   now_ns());
+			   mono_ns());
 		if (app)
 			app_p += p->period;
 		else
@@ -246,9 +247,9 @@ static void *ui_main(void *arg)
 			break;
 		ft_frame_init(&f->ft, i, p->period);
 		ft_frame_predict(&f->ft, present, p->app_ns, p->sf_ns);
-		f->ft.actual.start = now_ns();
+		f->ft.actual.start = mono_ns();
 		work_spin_us(f->work.us[WL_UI]);
-		f->ui_end = now_ns();
+		f->ui_end = mono_ns();
 		tb_slice(&p->tb, p->ui_tid, "app", "Choreographer#doFrame", i,
 			 f->ft.actual.start, f->ui_end);
 		/* syncFrameState: wait until RenderThread has taken the frame */
@@ -259,7 +260,7 @@ static void *ui_main(void *arg)
 		p->ui_done = i + 1;
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
-		t = now_ns();
+		t = mono_ns();
 		if (t - f->ui_end > 100000)
 			tb_slice(&p->tb, p->ui_tid, "app", "syncFrameState", i,
 				 f->ui_end, t);
@@ -294,7 +295,7 @@ static void *rt_main(void *arg)
 	while ((i = take_frame(p)) >= 0) {
 		struct pl_frame *f = &p->fr[i];
 		struct display_gpu_submit g;
-		int64_t t0 = now_ns(), t1, t2, t3;
+		int64_t t0 = mono_ns(), t1, t2, t3;
 		int release_fd, slot;
 
 		slot = bq_dequeue(&p->bq, &release_fd);
@@ -306,10 +307,10 @@ static void *rt_main(void *arg)
 			tb_instant(&p->tb, p->display_tid, "release fence",
 				   fence_timestamp(release_fd));
 		fence_put(&release_fd);
-		t1 = now_ns();
+		t1 = mono_ns();
 		tb_slice(&p->tb, p->rt_tid, "app", "dequeueBuffer", i, t0, t1);
 		work_spin_us(f->work.us[WL_RENDER]);
-		t2 = now_ns();
+		t2 = mono_ns();
 		tb_slice(&p->tb, p->rt_tid, "app", "DrawFrame", i, t1, t2);
 		if (hw_gpu_submit(fd, f->work.us[WL_GPU_SUBMIT], f->work.us[WL_GPU],
 				  &g)) {
@@ -317,7 +318,7 @@ static void *rt_main(void *arg)
 			bq_queue(&p->bq, slot, i, FENCE_NONE);
 			break;
 		}
-		t3 = now_ns();
+		t3 = mono_ns();
 		tb_slice(&p->tb, p->rt_tid, "app", "GPU submit", i, t2, t3);
 		if (g.lock_wait_ns > 100000)
 			tb_slice(&p->tb, p->rt_tid, "app", "GPU driver mutex wait", i,
@@ -326,7 +327,7 @@ static void *rt_main(void *arg)
 			 (int64_t)g.gpu_start_ns, (int64_t)g.gpu_end_ns);
 		f->lock_wait_ns = g.lock_wait_ns;
 		f->acquire_fd = g.fence_fd;
-		f->queued = now_ns();
+		f->queued = mono_ns();
 		bq_queue(&p->bq, slot, i, g.fence_fd);
 		tb_slice(&p->tb, p->rt_tid, "app", "queueBuffer", i, t3, f->queued);
 		pthread_mutex_lock(&p->lock);
@@ -384,7 +385,7 @@ static void gpu_done(struct pl_frame *f)
 /* one VSYNC-sf: latch, compose, present */
 static void sf_frame(struct pl *p, int64_t present)
 {
-	int64_t start = now_ns(), end;
+	int64_t start = mono_ns(), end;
 	struct display_present dp;
 	struct pl_frame *f;
 	struct bq_latch l;
@@ -419,7 +420,7 @@ static void sf_frame(struct pl *p, int64_t present)
 	}
 	bq_shown(&p->bq, l.slot, dp.release_fd);
 	fence_put(&f->acquire_fd);
-	end = now_ns();
+	end = mono_ns();
 	f->ft.sf_expected.start = present - p->sf_ns;
 	f->ft.sf_expected.end = present;
 	f->ft.sf_expected.present = present;
@@ -555,7 +556,7 @@ static void control(struct pl *p, const struct strategy *s,
 	uint32_t reported = 0, moved = 0;
 
 	for (;;) {
-		int64_t now = now_ns(), wake;
+		int64_t now = mono_ns(), wake;
 		uint32_t state;
 
 		if (p->cfg->interrupt && *p->cfg->interrupt) {
@@ -733,14 +734,14 @@ static void run_strategy(struct pl *p, const struct strategy *s)
 	set_fifo(PRIO_DISPATCH);
 	e_ok = gplat_energy_uj(p->cfg->ph, &e0) == 0;
 	r_ok = gplat_residency(p->cfg->ph, &res0) == 0;
-	t0 = now_ns();
+	t0 = mono_ns();
 	bg_go(&p->bg);
 	pthread_mutex_lock(&p->lock);
 	p->go = true;
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 	control(p, s, &ctx, t0);
-	t1 = now_ns();
+	t1 = mono_ns();
 	e_ok = e_ok && gplat_energy_uj(p->cfg->ph, &e1) == 0;
 	r_ok = r_ok && gplat_residency(p->cfg->ph, &res1) == 0;
 	r->run_s = (t1 - t0) / 1e9;

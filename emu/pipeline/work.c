@@ -13,16 +13,9 @@
 #include "display.h"
 #include "gplat.h"
 #include "work.h"
+#include "clock.h"
 
 static double loops_per_us;
-
-int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 void sleep_until_ns(int64_t t)
 {
@@ -63,10 +56,10 @@ static double measure_loops_per_us(void)
 
 	work_spin_loops(loops);	/* warm up, and let the frequency settle */
 	for (r = 0; r < 9; r++) {
-		int64_t t0 = now_ns(), dt;
+		int64_t t0 = mono_ns(), dt;
 
 		work_spin_loops(loops);
-		dt = now_ns() - t0;
+		dt = mono_ns() - t0;
 		if (dt > 0 && loops * 1000.0 / dt > best)
 			best = loops * 1000.0 / dt;
 	}

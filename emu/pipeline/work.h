@@ -26,8 +26,6 @@ double work_loops_per_us(void);
 void work_spin_us(uint64_t us);
 /* The same, counted in loop iterations. */
 void work_spin_loops(uint64_t loops);
-/* CLOCK_MONOTONIC in ns */
-int64_t now_ns(void);
 /* sleep until an absolute CLOCK_MONOTONIC time */
 void sleep_until_ns(int64_t t);
 

@@ -26,6 +26,7 @@
 
 #include "../platform.h"
 #include "variants.h"
+#include "clock.h"
 
 #define TB_BOOST_PCT	80
 #define TB_HOLD_MS	1000
@@ -40,14 +41,6 @@ struct touchboost {
 	uint64_t last_input_ns;			/* CLOCK_MONOTONIC */
 	bool warned;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * The OPPs: the driver's scaling_available_frequencies, else the platform
@@ -125,7 +118,7 @@ static void tb_on_input(struct strategy_ctx *ctx, uint64_t now)
 	(void)now;	/* the pipeline's clock; we time the hold on ours */
 	if (!s || !s->ready)
 		return;
-	s->last_input_ns = now_ns();
+	s->last_input_ns = mono_ns();
 	if (!s->boosted)
 		tb_apply(s, true);
 }
@@ -136,7 +129,7 @@ static void tb_on_frame(struct strategy_ctx *ctx, const struct strategy_frame *f
 
 	(void)f;
 	if (s && s->boosted &&
-	    now_ns() - s->last_input_ns >= TB_HOLD_MS * 1000000ULL)
+	    mono_ns() - s->last_input_ns >= TB_HOLD_MS * 1000000ULL)
 		tb_apply(s, false);
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cpu_share.h"
+#include "clock.h"
 
 int write_str(const char *path, const char *val)
 {
@@ -113,14 +114,6 @@ void hog_stop(struct hog *h)
 	pthread_join(h->thread, NULL);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Nanoseconds thread @tid of this process has run (schedstat field 1). */
 static unsigned long long cpu_ns(int tid)
 {
@@ -147,11 +140,11 @@ void measure_shares(struct hog *const *hogs, double *share, int n, double window
 	if (n > 8)
 		n = 8;
 	usleep(300000);
-	t0 = now_s();
+	t0 = mono_now();
 	for (i = 0; i < n; i++)
 		start[i] = cpu_ns(hogs[i]->tid);
 	usleep(window * 1e6);
-	t1 = now_s();
+	t1 = mono_now();
 	for (i = 0; i < n; i++)
 		share[i] = (cpu_ns(hogs[i]->tid) - start[i]) / 1e9 / (t1 - t0);
 }

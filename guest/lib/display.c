@@ -14,6 +14,7 @@
 #include "cpu_share.h"
 #include "display.h"
 #include "kmod.h"
+#include "clock.h"
 
 static const struct kmod display_kmod = {
 	.tag = "display",
@@ -39,22 +40,14 @@ int display_load(bool *loaded)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int display_unload(double timeout_s)
 {
-	double end = now_s() + timeout_s;
+	double end = mono_now() + timeout_s;
 	int ret;
 
 	for (;;) {
 		ret = kmod_unload(&display_kmod);
-		if ((ret != -EWOULDBLOCK && ret != -EBUSY) || now_s() >= end)
+		if ((ret != -EWOULDBLOCK && ret != -EBUSY) || mono_now() >= end)
 			return ret;
 		usleep(10000);
 	}

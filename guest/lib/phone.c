@@ -11,6 +11,7 @@
 
 #include "cpu_share.h"
 #include "phone.h"
+#include "clock.h"
 
 #define CPUFREQ	"/sys/devices/system/cpu/cpufreq"
 
@@ -141,14 +142,6 @@ uint64_t phone_work(uint64_t iters)
 	return x;
 }
 
-double phone_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -166,10 +159,10 @@ double phone_time_work(int cpu, uint64_t iters, int runs)
 	if (phone_pin(cpu))
 		return -1;
 	for (i = 0; i < runs; i++) {
-		double start = phone_now();
+		double start = mono_now();
 
 		phone_work(iters);
-		t[i] = phone_now() - start;
+		t[i] = mono_now() - start;
 	}
 	qsort(t, runs, sizeof(t[0]), cmp_double);
 	return t[runs / 2];

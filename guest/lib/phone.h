@@ -44,8 +44,6 @@ int phone_energy_uj(int policy, uint64_t *uj);
 int phone_pin(int cpu);
 /* A fixed amount of CPU work: @iters iterations of an integer loop. */
 uint64_t phone_work(uint64_t iters);
-/* CLOCK_MONOTONIC in seconds */
-double phone_now(void);
 /* Seconds that phone_work(@iters) takes on @cpu, the median of @runs. */
 double phone_time_work(int cpu, uint64_t iters, int runs);
 

@@ -29,14 +29,7 @@
 
 #include "kselftest_harness.h"
 #include "display.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
+#include "clock.h"
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -109,13 +102,13 @@ TEST_F(vsync, period)
 	double ratio;
 	int i;
 
-	t0 = now_ns();
+	t0 = mono_ns();
 	ASSERT_EQ(0, display_set_mode(fd, variant->hz, &m));
 	EXPECT_LE(m.period_ns, period + 1);
 	EXPECT_GE(m.period_ns, period - 1);
 	EXPECT_GT(m.first_vsync_ns, t0) TH_LOG("the first VSYNC is in the past");
 	ASSERT_EQ(0, display_read_vsync(fd, &first));
-	t0 = now_ns();
+	t0 = mono_ns();
 	prev = first;
 	for (i = 0; i < VSYNC_READS; i++) {
 		ASSERT_EQ(0, display_read_vsync(fd, &v));
@@ -125,11 +118,11 @@ TEST_F(vsync, period)
 			  v.timestamp_ns) TH_LOG("VSYNC %llu is off the grid",
 						 (unsigned long long)v.seq);
 		EXPECT_EQ(v.timestamp_ns + m.period_ns, v.next_ns);
-		EXPECT_LE(v.timestamp_ns, now_ns());
+		EXPECT_LE(v.timestamp_ns, mono_ns());
 		missed += v.missed;
 		prev = v;
 	}
-	wall = now_ns() - t0;
+	wall = mono_ns() - t0;
 	n = v.seq - first.seq;
 	ratio = (double)wall / (n * m.period_ns);
 	TH_LOG("%u Hz: %llu VSYNCs in %.1f ms (%.3f periods each), %llu missed",
@@ -158,9 +151,9 @@ TEST_F(display, vsync_poll)
 	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, O_NONBLOCK));
 	EXPECT_EQ(-EAGAIN, display_read_vsync(self->fd, &w));
 	EXPECT_EQ(0, poll(&p, 1, 0));
-	t0 = now_ns();
+	t0 = mono_ns();
 	ASSERT_EQ(1, poll(&p, 1, 5000));
-	dt = now_ns() - t0;
+	dt = mono_ns() - t0;
 	EXPECT_TRUE(p.revents & POLLIN);
 	EXPECT_GT(dt, m.period_ns / 4) TH_LOG("poll() returned at once");
 	EXPECT_LT(dt, 3 * m.period_ns);
@@ -208,7 +201,7 @@ TEST_F(display, gpu_jobs_in_order)
 	uint64_t t0, total = 0, wall;
 	int i;
 
-	t0 = now_ns();
+	t0 = mono_ns();
 	for (i = 0; i < JOBS; i++) {
 		ASSERT_EQ(0, display_gpu_submit(fd, 100, job_gpu_us(i), &s[i]));
 		ASSERT_GE(s[i].fence_fd, 0);
@@ -222,7 +215,7 @@ TEST_F(display, gpu_jobs_in_order)
 	ASSERT_EQ(0, display_fence_state(s[0].fence_fd, &st[0]));
 	EXPECT_EQ(1, st[0].status) TH_LOG("job 1 ended before job 0");
 	ASSERT_EQ(1, display_fence_wait(s[JOBS - 1].fence_fd, 10000));
-	wall = now_ns() - t0;
+	wall = mono_ns() - t0;
 	EXPECT_GT(wall, total * 0.9) TH_LOG("jobs ran in parallel: %.1f ms for %.1f ms of GPU time",
 					    wall / 1e6, total / 1e6);
 	for (i = 0; i < JOBS; i++) {
@@ -541,7 +534,7 @@ static void *hold_main(void *arg)
 
 	h->started = 1;
 	h->err = display_gpu_hold(h->fd, h->hold_us, NULL);
-	h->t_end = now_ns();
+	h->t_end = mono_ns();
 	return NULL;
 }
 
@@ -566,7 +559,7 @@ TEST_F(display, hold_blocks_submit)
 	while (!h.started)
 		usleep(1000);
 	usleep(30000);	/* well inside the hold, whatever TCG does */
-	t0 = now_ns();
+	t0 = mono_ns();
 	ASSERT_EQ(0, display_gpu_submit(self->fd, 1000, 10, &blocked));
 	pthread_join(thread, NULL);
 	ASSERT_EQ(0, h.err);

@@ -20,19 +20,12 @@
 
 #include "kselftest_harness.h"
 #include "display.h"
+#include "clock.h"
 
 static const char *const counters[] = {
 	"live_fences", "pending_fences", "gpu_jobs", "buffers", "open_files",
 };
 #define NR_COUNTERS	(sizeof(counters) / sizeof(counters[0]))
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /*
  * Wait up to @timeout_s for every counter to be 0. 0, or -1 with the
@@ -40,7 +33,7 @@ static double now_s(void)
  */
 static int wait_idle(double timeout_s, char *why, size_t len)
 {
-	double end = now_s() + timeout_s;
+	double end = mono_now() + timeout_s;
 	long long v[NR_COUNTERS];
 	size_t i, busy, n;
 
@@ -55,7 +48,7 @@ static int wait_idle(double timeout_s, char *why, size_t len)
 		}
 		if (!busy)
 			return 0;
-		if (now_s() > end)
+		if (mono_now() > end)
 			break;
 		usleep(10000);
 	}
@@ -187,9 +180,9 @@ TEST_F_TIMEOUT(leaks, child_with_fences_pending, 60)
 		usleep(200000);
 		ASSERT_EQ(0, kill(pid, SIGKILL));
 	}
-	t_kill = now_s();
+	t_kill = mono_now();
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	t_kill = now_s() - t_kill;
+	t_kill = mono_now() - t_kill;
 	if (variant->end == CHILD_EXITS) {
 		ASSERT_TRUE(WIFEXITED(status));
 		ASSERT_EQ(0, WEXITSTATUS(status));

@@ -27,6 +27,7 @@
 #include "kselftest_harness.h"
 #include "inversion.h"
 #include "cpu_share.h"
+#include "clock.h"
 
 FIXTURE(inversion) {
 	struct inv_ctx ctx;
@@ -143,24 +144,16 @@ static pid_t spawn(int fd, unsigned long cmd, struct inversion_req r)
 	return pid;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* SIGKILL @pid and reap it: the seconds that took, or -1. */
 static double kill_and_reap(pid_t pid)
 {
-	double t0 = now_s();
+	double t0 = mono_now();
 	int status;
 
 	if (kill(pid, SIGKILL) || waitpid(pid, &status, 0) != pid ||
 	    !WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
 		return -1;
-	return now_s() - t0;
+	return mono_now() - t0;
 }
 
 /*

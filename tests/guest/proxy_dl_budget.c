@@ -34,6 +34,7 @@
 #include "kselftest_harness.h"
 #include "cpu_share.h"
 #include "inversion.h"
+#include "clock.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
@@ -47,14 +48,6 @@
 #define DL_PERIOD_NS	20000000ULL
 /* to_ratio() in the kernel: runtime / period in units of 2^-20 */
 #define DL_BW		((DL_RUNTIME_NS << 20) / DL_PERIOD_NS)
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* @cpu, or every CPU (-1): a DEADLINE task's mask must span its domain */
 static int pin(int cpu)
@@ -121,7 +114,7 @@ static void *actor_main(void *arg)
 		a->what = "ioctl";
 		a->err = errno;
 	}
-	a->done_s = now_s();
+	a->done_s = mono_now();
 	a->done = true;
 	while (sem_wait(&a->release) && errno == EINTR)
 		;
@@ -137,9 +130,9 @@ static int actor_start(struct actor *a)
 /* wait up to @timeout_s for @a's request; false if it is still running */
 static bool actor_wait(struct actor *a, double timeout_s)
 {
-	double end = now_s() + timeout_s;
+	double end = mono_now() + timeout_s;
 
-	while (!a->done && now_s() < end)
+	while (!a->done && mono_now() < end)
 		usleep(1000);
 	return a->done;
 }
@@ -269,7 +262,7 @@ static void measure(struct __test_metadata *_metadata, struct inv_ctx *ctx,
 	/* a DEADLINE task blocks on the mutex within its first runtime */
 	usleep(100000);
 	ASSERT_EQ(0, pthread_getcpuclockid(owner.thread, &clk));
-	t0 = now_s();
+	t0 = mono_now();
 	owner0 = cpu_s(clk);
 	for (i = 0; i < NR_HOGS; i++)
 		hogs0 += cpu_s(hog_clk[i]);
@@ -277,7 +270,7 @@ static void measure(struct __test_metadata *_metadata, struct inv_ctx *ctx,
 	owner1 = cpu_s(clk);
 	for (i = 0; i < NR_HOGS; i++)
 		hogs1 += cpu_s(hog_clk[i]);
-	tw = now_s();
+	tw = mono_now();
 	/* an owner that finished early stopped being helped then */
 	t1 = owner.done ? owner.done_s : tw;
 	EXPECT_FALSE(owner.done) TH_LOG("the owner's section ended in the window");
@@ -474,8 +467,8 @@ cycle(struct __test_metadata *_metadata, struct inv_ctx *ctx, int i,
 		pid = tid = spawn_donor(ctx->fd, probe.seq);
 		ASSERT_GT(pid, 0);
 	}
-	end = now_s() + 5;
-	while (!task_blocked_dl(pid, tid) && !owner.done && now_s() < end)
+	end = mono_now() + 5;
+	while (!task_blocked_dl(pid, tid) && !owner.done && mono_now() < end)
 		usleep(500);
 	bw = total_bw();
 	/* still blocked, so still there: its bandwidth is in the total */
@@ -521,11 +514,11 @@ cycle(struct __test_metadata *_metadata, struct inv_ctx *ctx, int i,
 	 * TCG, where a vCPU the host preempts charges that time to whoever
 	 * was running. A leak does not come back at all.
 	 */
-	t = now_s();
-	while ((bw = total_bw()) != base && now_s() < t + BW_SETTLE_S)
+	t = mono_now();
+	while ((bw = total_bw()) != base && mono_now() < t + BW_SETTLE_S)
 		usleep(1000);
-	if (now_s() - t > st->max_settle_s)
-		st->max_settle_s = now_s() - t;
+	if (mono_now() - t > st->max_settle_s)
+		st->max_settle_s = mono_now() - t;
 	ASSERT_EQ(base, bw)
 		TH_LOG("cycle %d (%s): the root domain's DEADLINE bandwidth did not come back within %.1f s: %lld before, %lld after (%+.2f donors)",
 		       i, kind_names[kind], BW_SETTLE_S, base, bw,

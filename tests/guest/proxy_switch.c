@@ -29,6 +29,7 @@
 #include "kselftest_harness.h"
 #include "cpu_share.h"
 #include "inversion.h"
+#include "clock.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
@@ -80,14 +81,6 @@ struct worker {
 	volatile int err;		/* its errno */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int setup_thread(const struct spec *s)
 {
 	struct sched_param sp = { .sched_priority = s->prio };
@@ -136,12 +129,12 @@ static void *worker_main(void *arg)
 			.loops = w->s->work * w->loops,
 			.sleep_us = w->s->sleep_us,
 		};
-		w->started = t = now_s();
+		w->started = t = mono_now();
 		if (ioctl(w->fd, INVERSION_IOC_SECTION, &r)) {
 			w->what = "ioctl(SECTION)";
 			w->err = errno;
 		}
-		t = now_s() - t;
+		t = mono_now() - t;
 		w->started = 0;
 		if (t > w->max_s)
 			w->max_s = t;
@@ -203,14 +196,14 @@ struct verdict {
 static void flip_and_watch(struct worker *w, struct verdict *v)
 {
 	unsigned long last[NR_WORKERS];
-	double start = now_s(), next = start + 1, now, t;
+	double start = mono_now(), next = start + 1, now, t;
 	unsigned int seed = 1;
 	bool on = true;
 	int i;
 
 	for (i = 0; i < NR_WORKERS; i++)
 		last[i] = w[i].done;
-	while ((now = now_s()) < start + RUN_S) {
+	while ((now = mono_now()) < start + RUN_S) {
 		on = !on;
 		v->flip_errors += !!set_sched_feature(FEATURE, on);
 		v->flips++;
@@ -272,14 +265,14 @@ TEST_F_TIMEOUT(proxy_switch, flip_under_load, 120)
 	flip_and_watch(w, &v);
 	stop = true;
 	/* let each finish its request in flight */
-	end = now_s() + REQ_TIMEOUT_S;
+	end = mono_now() + REQ_TIMEOUT_S;
 	for (i = 0; i < NR_WORKERS; i++)
-		while (!w[i].exited && now_s() < end)
+		while (!w[i].exited && mono_now() < end)
 			usleep(1000);
 	for (i = 0; i < NR_WORKERS; i++)
 		if (!w[i].exited)
 			TH_LOG("%s: its request did not end within %d s of the run's end (%.1f s in)",
-			       specs[i].name, REQ_TIMEOUT_S, now_s() - w[i].started);
+			       specs[i].name, REQ_TIMEOUT_S, mono_now() - w[i].started);
 	for (i = 0; i < NR_WORKERS && w[i].exited; i++)
 		pthread_join(w[i].thread, NULL);
 	ASSERT_EQ(NR_WORKERS, i) TH_LOG("stuck requests, see above");
