@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 #include "cpu_share.h"
 #include "phone.h"
+#include "clock.h"
 
 #define LITTLE	0	/* index in struct phone */
 #define BIG	1
@@ -169,9 +170,9 @@ static void *loop_main(void *arg)
 	if (l->cpu >= 0)
 		phone_pin(l->cpu);
 	while (!l->stop) {
-		double end = phone_now() + l->run_us / 1e6;
+		double end = mono_now() + l->run_us / 1e6;
 
-		while (phone_now() < end)
+		while (mono_now() < end)
 			phone_work(1000);
 		l->samples++;
 		l->on_big += sched_getcpu() >= l->first_big;
@@ -246,10 +247,10 @@ TEST_F(phone, energy_meter)
 	/* idle: 2 LITTLE CPUs at 4000 µW each in the default phone */
 	idle_uw = 2 * 4000;
 	ASSERT_EQ(0, phone_energy_uj(l->id, &e0));
-	t0 = phone_now();
+	t0 = mono_now();
 	usleep(1000000);
 	ASSERT_EQ(0, phone_energy_uj(l->id, &e1));
-	idle_uj = idle_uw * (phone_now() - t0);
+	idle_uj = idle_uw * (mono_now() - t0);
 	TH_LOG("idle 1 s: %lu uJ (idle power alone: %.0f uJ)",
 	       (unsigned long)(e1 - e0), idle_uj);
 	EXPECT_GT(e1 - e0, idle_uj * 0.9);
@@ -304,6 +305,57 @@ TEST_F(phone, eas_placement)
 	TH_LOG("hog: %d of %d ms on a big CPU", hog.on_big, hog.samples);
 	ASSERT_GT(hog.samples, 20);
 	EXPECT_GT(hog.on_big, hog.samples * 4 / 5);
+}
+
+static int cpu_set_online(int cpu, int online)
+{
+	char path[96];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%d\n", online) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/*
+ * CPU hotplug: an offline CPU draws no power, and a CPU that comes back
+ * online is slowed down as before (its steal timer must not have died or
+ * moved to another CPU with it).
+ */
+TEST_F(phone, cpu_hotplug)
+{
+	struct phone_policy *b = &self->ph.pol[BIG];
+	int cpu = b->first_cpu + b->ncpus - 1;
+	uint64_t e0, e1, iters = 1000000;
+	double t0, idle_uj, ref, t, want;
+
+	ASSERT_GT(b->ncpus, 1);
+	ASSERT_EQ(0, cpu_set_online(cpu, 0));
+	/* the other big CPUs idle: big idle power (12000 µW) each, nothing for @cpu */
+	ASSERT_EQ(0, phone_energy_uj(b->id, &e0));
+	t0 = mono_now();
+	usleep(1000000);
+	ASSERT_EQ(0, phone_energy_uj(b->id, &e1));
+	idle_uj = 12000.0 * (b->ncpus - 1) * (mono_now() - t0);
+	TH_LOG("CPU %d offline, 1 s: big policy %lu uJ (idle power of the others: %.0f uJ)",
+	       cpu, (unsigned long)(e1 - e0), idle_uj);
+	ASSERT_EQ(0, cpu_set_online(cpu, 1));
+	EXPECT_GT(e1 - e0, idle_uj * 0.9);
+	EXPECT_LT(e1 - e0, idle_uj * 1.5);
+
+	pin_opp(_metadata, b, b->khz[b->nopp - 1]);
+	while ((ref = phone_time_work(cpu, iters, 3)) < 0.04)
+		iters *= 2;
+	pin_opp(_metadata, b, b->khz[0]);
+	t = phone_time_work(cpu, iters, 3);
+	want = (double)b->khz[b->nopp - 1] / b->khz[0];
+	TH_LOG("CPU %d back online: %.2fx slower at %u kHz (expected %.2fx)",
+	       cpu, t / ref, b->khz[0], want);
+	EXPECT_LT(fabs(t / ref / want - 1), 0.10);
 }
 
 TEST_HARNESS_MAIN

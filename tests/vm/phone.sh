@@ -56,4 +56,6 @@ bad_config unknown_cpu "cpus:0-1;capacity:450;opp:300000/600,cpus:2-5;capacity:1
 	"no such CPU"
 bad_config zero_capacity "cpus:0-1;capacity:0;opp:300000/600,$good" \
 	"capacity 0: expected 1..1024"
+bad_config too_slow "cpus:0-1;capacity:40;opp:300000/600;opp:1800000/1000,$good" \
+	"too slow to emulate"
 done_testing
