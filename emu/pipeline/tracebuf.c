@@ -2,6 +2,8 @@
 /*
  * tracebuf.c - collect a run's events, then write them with emu/trace.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,8 @@ void tb_slice(struct tracebuf *tb, pid_t tid, const char *cat, const char *name,
 		e->ts = ts;
 		e->dur = end > ts ? end - ts : 0;
 		e->frame = frame;
+		/* the thread recording its own slice: where it ran at the end */
+		e->cpu = tid == gettid() ? sched_getcpu() : -1;
 	}
 	pthread_mutex_unlock(&tb->lock);
 }
@@ -137,14 +141,17 @@ static void write_event(struct trace *t, int pid, const struct tb_event *e,
 {
 	struct trace_arg args[3] = { { 0 } };
 	char name[TB_NAME_LEN + 24];
+	int n;
 
 	switch (e->kind) {
 	case TB_SLICE:
-		if (e->frame >= 0) {
-			args[0] = (struct trace_arg){ .key = "frame", .num = e->frame };
-		}
+		n = 0;
+		if (e->frame >= 0)
+			args[n++] = (struct trace_arg){ .key = "frame", .num = e->frame };
+		if (e->cpu >= 0)
+			args[n++] = (struct trace_arg){ .key = "cpu", .num = e->cpu };
 		trace_slice(t, pid, e->tid, e->name, e->cat, e->ts, e->dur,
-			    e->frame >= 0 ? args : NULL);
+			    n ? args : NULL);
 		break;
 	case TB_INSTANT:
 		trace_instant(t, pid, e->tid, e->name, e->ts, TRACE_SCOPE_THREAD);

@@ -25,6 +25,7 @@ struct tb_event {
 	pid_t tid, tid1;		/* TB_FLOW: from tid to tid1 */
 	int64_t ts, dur;		/* TB_FLOW: dur is ts1 - ts */
 	int64_t frame;			/* -1: none */
+	int cpu;			/* TB_SLICE: CPU it ended on, -1: unknown */
 	double value;			/* TB_COUNTER */
 	const char *arg;		/* TB_ASYNC: the jank type, static */
 };

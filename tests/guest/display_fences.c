@@ -118,7 +118,7 @@ TEST_F(vsync, period)
 			  v.timestamp_ns) TH_LOG("VSYNC %llu is off the grid",
 						 (unsigned long long)v.seq);
 		EXPECT_EQ(v.timestamp_ns + m.period_ns, v.next_ns);
-		EXPECT_LE(v.timestamp_ns, mono_ns());
+		EXPECT_LE(v.timestamp_ns, (uint64_t)mono_ns());
 		missed += v.missed;
 		prev = v;
 	}
