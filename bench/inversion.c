@@ -20,7 +20,6 @@
  *             [-t TIMEOUT_S] [-j FILE.json]
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>

@@ -15,7 +15,6 @@
  * next period starts.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
