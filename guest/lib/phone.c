@@ -2,6 +2,7 @@
 /* The emulated phone as guest programs see it: see phone.h. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,4 +167,57 @@ double phone_time_work(int cpu, uint64_t iters, int runs)
 	}
 	qsort(t, runs, sizeof(t[0]), cmp_double);
 	return t[runs / 2];
+}
+
+struct rate_arg {
+	int cpu;
+	const volatile bool *stop;
+	double rate;	/* iterations per µs, or -errno */
+};
+
+static void *rate_main(void *arg)
+{
+	struct rate_arg *a = arg;
+	uint64_t done = 0;
+	double t0;
+	int ret = phone_pin(a->cpu);
+
+	if (ret) {
+		a->rate = ret;
+		return NULL;
+	}
+	t0 = mono_now();
+	while (!*a->stop) {
+		phone_work(10000);
+		done += 10000;
+	}
+	a->rate = done / ((mono_now() - t0) * 1e6);
+	return NULL;
+}
+
+int phone_parallel_rates(const int *cpus, int n, double secs, double *rates)
+{
+	struct rate_arg a[PHONE_MAX_CPUS];
+	pthread_t th[PHONE_MAX_CPUS];
+	volatile bool stop = false;
+	int i, started, ret = 0;
+
+	if (n < 1 || n > PHONE_MAX_CPUS)
+		return -EINVAL;
+	for (started = 0; started < n; started++) {
+		a[started] = (struct rate_arg){ .cpu = cpus[started], .stop = &stop };
+		ret = -pthread_create(&th[started], NULL, rate_main, &a[started]);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		usleep((useconds_t)(secs * 1e6));
+	stop = true;
+	for (i = 0; i < started; i++) {
+		pthread_join(th[i], NULL);
+		if (a[i].rate < 0 && !ret)
+			ret = (int)a[i].rate;
+		rates[i] = a[i].rate;
+	}
+	return ret;
 }

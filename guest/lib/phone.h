@@ -12,6 +12,7 @@
 
 #define PHONE_MAX_POLICIES	4
 #define PHONE_MAX_OPPS		16
+#define PHONE_MAX_CPUS		8	/* phone_parallel_rates() */
 #define PHONE_DRIVER		"phone-cpufreq"
 
 struct phone_policy {
@@ -46,5 +47,11 @@ int phone_pin(int cpu);
 uint64_t phone_work(uint64_t iters);
 /* Seconds that phone_work(@iters) takes on @cpu, the median of @runs. */
 double phone_time_work(int cpu, uint64_t iters, int runs);
+/*
+ * Run phone_work() on each of the @n CPUs @cpus at once, one pinned
+ * thread each, for about @secs seconds; rates[i] is the speed on cpus[i]
+ * in iterations per µs. 0, or -errno (no thread started is left behind).
+ */
+int phone_parallel_rates(const int *cpus, int n, double secs, double *rates);
 
 #endif
