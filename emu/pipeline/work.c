@@ -25,8 +25,14 @@ void sleep_until_ns(int64_t t)
 		;
 }
 
-/* The loop: an empty asm keeps the compiler from folding it away. */
-void work_spin_loops(uint64_t loops)
+/*
+ * The loop: an empty asm keeps the compiler from folding it away. Not
+ * inlined, so that calibration and work run the same instructions: inlined
+ * with a constant count, gcc -O2 counts down in two instructions an
+ * iteration where the out-of-line loop takes three, and under icount,
+ * where time is instructions, the work took 1.5 times what was asked.
+ */
+__attribute__((noinline)) void work_spin_loops(uint64_t loops)
 {
 	uint64_t i;
 
@@ -46,18 +52,32 @@ double work_loops_per_us(void)
 
 /*
  * The fastest of several rounds: interference (an interrupt, the host
- * descheduling the vCPU under TCG) only ever makes a round slower.
+ * descheduling the vCPU under TCG) only ever makes a round slower. Each
+ * round is long (about 40 ms) against the emulated phone's cycle stealing,
+ * which alternates runs of 0.5 ms or more with halts: a round that fits in
+ * one run would time the virtual CPU, not the phone's CPU.
  */
 static double measure_loops_per_us(void)
 {
-	const uint64_t loops = 2000000;
+	const int64_t round_ns = 40000000;
+	uint64_t loops = 1000000;
 	double best = 0;
+	int64_t t0, dt;
 	int r;
 
-	work_spin_loops(loops);	/* warm up, and let the frequency settle */
-	for (r = 0; r < 9; r++) {
-		int64_t t0 = mono_ns(), dt;
-
+	/* warm up, let the frequency settle, and size the rounds */
+	for (;;) {
+		t0 = mono_ns();
+		work_spin_loops(loops);
+		dt = mono_ns() - t0;
+		if (dt >= round_ns / 4 || loops >= (1ull << 40))
+			break;
+		loops *= 2;
+	}
+	if (dt > 0)
+		loops = (uint64_t)((double)loops * round_ns / dt) + 1;
+	for (r = 0; r < 6; r++) {
+		t0 = mono_ns();
 		work_spin_loops(loops);
 		dt = mono_ns() - t0;
 		if (dt > 0 && loops * 1000.0 / dt > best)

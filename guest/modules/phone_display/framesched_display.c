@@ -58,12 +58,15 @@
 /* the busy loop looks for a fatal signal and reschedules this often */
 #define FSD_LOOPS_PER_CHECK	8192
 /*
- * Calibration samples: long enough to time, short with preemption off, and
- * spread over some 50 ms, so that at least one of them runs while the host
- * (TCG: a vCPU is a host thread) gives the vCPU all of a real CPU.
+ * Calibration samples: spread over some 250 ms, so that at least one of
+ * them runs while the host (TCG: a vCPU is a host thread) gives the vCPU
+ * all of a real CPU; and each long against the emulated phone's cycle
+ * stealing (phone-cpufreq), which alternates runs of 0.5 ms or more with
+ * halts: a sample that fits in one run would time the virtual CPU, not
+ * the phone's CPU.
  */
-#define FSD_CALIB_SAMPLE_NS	(500 * NSEC_PER_USEC)
-#define FSD_CALIB_RUNS		20
+#define FSD_CALIB_SAMPLE_NS	(40 * NSEC_PER_MSEC)
+#define FSD_CALIB_RUNS		6
 #define FSD_CALIB_GAP_US	2000
 #define FSD_CALIB_MAX_LOOPS	BIT_ULL(34)
 
