@@ -80,13 +80,15 @@ int bq_dequeue(struct bufferqueue *bq, int *release_fd)
 	return i;
 }
 
-void bq_queue(struct bufferqueue *bq, int slot, int64_t frame, int acquire_fd)
+void bq_queue(struct bufferqueue *bq, int slot, int64_t frame,
+	      int64_t present_ns, int acquire_fd)
 {
 	struct bq_slot *s = &bq->slot[slot];
 
 	pthread_mutex_lock(&bq->lock);
 	s->state = BQ_QUEUED;
 	s->frame = frame;
+	s->present_ns = present_ns;
 	s->acquire_fd = acquire_fd;
 	s->order = bq->seq++;
 	pthread_mutex_unlock(&bq->lock);
@@ -103,7 +105,8 @@ int bq_pending(struct bufferqueue *bq)
 	return n;
 }
 
-void bq_latch(struct bufferqueue *bq, struct bq_latch *l)
+void bq_latch(struct bufferqueue *bq, int64_t present_ns, int64_t early_ns,
+	      struct bq_latch *l)
 {
 	int i;
 
@@ -111,8 +114,12 @@ void bq_latch(struct bufferqueue *bq, struct bq_latch *l)
 	l->frame = -1;
 	l->ndropped = 0;
 	pthread_mutex_lock(&bq->lock);
-	/* in queue order, up to the first buffer whose GPU work is not done */
+	/*
+	 * In queue order, up to the first buffer whose GPU work is not done
+	 * or whose frame is early (it waits for its own VSYNC).
+	 */
 	while ((i = oldest(bq, BQ_QUEUED)) >= 0 &&
+	       bq->slot[i].present_ns - present_ns < early_ns &&
 	       fence_status(bq->slot[i].acquire_fd) == 1) {
 		if (l->slot >= 0) {
 			l->dropped[l->ndropped++] = l->frame;

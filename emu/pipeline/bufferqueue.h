@@ -10,9 +10,15 @@
  *   queue    the producer hands it back with a frame and an acquire fence
  *            (the GPU's: the buffer is queued before the GPU is done);
  *   latch    the consumer takes the newest queued buffer whose acquire
- *            fence has signaled; older queued ones are dropped (released
- *            at once, no fence). GPU jobs finish in order, so it scans in
- *            queue order and stops at the first unsignaled fence;
+ *            fence has signaled and which is not early; older queued ones
+ *            are dropped (released at once, no fence). GPU jobs finish in
+ *            order, so it scans in queue order and stops at the first
+ *            unsignaled fence or early buffer. A buffer is early when the
+ *            present its frame was predicted for is half a VSYNC period
+ *            or more after the present being composed: SurfaceFlinger's
+ *            frameIsEarly() holds such a frame back for a later VSYNC
+ *            rather than show it ahead of its time and drop the one
+ *            before it;
  *   shown    the latched buffer goes on screen with the release fence the
  *            display returned; the one it replaces becomes free with its
  *            own release fence (signaled at the VSYNC that replaces it).
@@ -37,6 +43,7 @@ struct bq_slot {
 	int release_fd;		/* BQ_FREE, BQ_SHOWN */
 	int acquire_fd;		/* BQ_QUEUED: borrowed */
 	int64_t frame;		/* BQ_QUEUED, BQ_LATCHED, BQ_SHOWN */
+	int64_t present_ns;	/* BQ_QUEUED: the frame's predicted present */
 	uint64_t order;		/* when it was queued (or freed) */
 };
 
@@ -62,10 +69,16 @@ void bq_destroy(struct bufferqueue *bq);
 void bq_stop(struct bufferqueue *bq);
 /* A free slot, its release fence in *release_fd; -1 once stopped. */
 int bq_dequeue(struct bufferqueue *bq, int *release_fd);
-void bq_queue(struct bufferqueue *bq, int slot, int64_t frame, int acquire_fd);
+void bq_queue(struct bufferqueue *bq, int slot, int64_t frame,
+	      int64_t present_ns, int acquire_fd);
 /* Queued buffers whose acquire fence is not signaled yet. */
 int bq_pending(struct bufferqueue *bq);
-void bq_latch(struct bufferqueue *bq, struct bq_latch *l);
+/*
+ * Latch for the present at @present_ns: buffers predicted for
+ * @present_ns + @early_ns or later are early and stay queued.
+ */
+void bq_latch(struct bufferqueue *bq, int64_t present_ns, int64_t early_ns,
+	      struct bq_latch *l);
 /* The latched slot is on screen; release_fd now belongs to the queue. */
 void bq_shown(struct bufferqueue *bq, int slot, int release_fd);
 /* The latch could not be shown: free it at once. */

@@ -18,7 +18,9 @@
  *                   CPU work under the driver mutex, then gpu time) and
  *                   queues the buffer with the GPU's fence as acquire fence.
  *   SurfaceFlinger  SCHED_FIFO; at VSYNC-sf latches the newest queued buffer
- *                   whose acquire fence has signaled, composes (sf work),
+ *                   whose acquire fence has signaled and whose frame is not
+ *                   early (predicted for half a period or more after this
+ *                   present, as frameIsEarly()), composes (sf work),
  *                   presents; the present fence's time is the frame's
  *                   present time.
  *   control         the calling thread: input events, on_frame(),
@@ -315,7 +317,7 @@ static void *rt_main(void *arg)
 		if (hw_gpu_submit(fd, f->work.us[WL_GPU_SUBMIT], f->work.us[WL_GPU],
 				  &g)) {
 			fail(p, "RenderThread: %s: %s", "DISPLAY_IOC_GPU_SUBMIT", errno);
-			bq_queue(&p->bq, slot, i, FENCE_NONE);
+			bq_queue(&p->bq, slot, i, f->ft.expected.present, FENCE_NONE);
 			break;
 		}
 		t3 = mono_ns();
@@ -328,7 +330,7 @@ static void *rt_main(void *arg)
 		f->lock_wait_ns = g.lock_wait_ns;
 		f->acquire_fd = g.fence_fd;
 		f->queued = mono_ns();
-		bq_queue(&p->bq, slot, i, g.fence_fd);
+		bq_queue(&p->bq, slot, i, f->ft.expected.present, g.fence_fd);
 		tb_slice(&p->tb, p->rt_tid, "app", "queueBuffer", i, t3, f->queued);
 		pthread_mutex_lock(&p->lock);
 		p->rt_done = (uint32_t)i + 1;
@@ -395,7 +397,7 @@ static void sf_frame(struct pl *p, int64_t present)
 	if (p->nsf_late < p->sf_late_cap)
 		p->sf_late[p->nsf_late++] = (start - (present - p->sf_ns)) / 1e6;
 	reap_presents(p);
-	bq_latch(&p->bq, &l);
+	bq_latch(&p->bq, present, p->period / 2, &l);
 	for (k = 0; k < l.ndropped; k++) {
 		struct pl_frame *d = &p->fr[l.dropped[k]];
 
