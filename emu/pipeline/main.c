@@ -175,6 +175,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipeline: %d strategies, %u frames each; calibrated %.1f loops/us on cpu%d; platform: %s\n",
 			n, wl.frames, work_loops_per_us(), gplat_fastest_cpu(&ss.ph),
 			ss.ph.plat_source);
+	if (!quiet && ss.tuning.rt_min_saved)
+		fprintf(stderr, "pipeline: %s %s -> %s for the run, as Android's init sets it\n",
+			ANDROID_RT_UCLAMP_MIN_PATH, ss.tuning.rt_min,
+			ANDROID_RT_UCLAMP_MIN);
 	results_table_header(stdout, &meta);
 	fflush(stdout);
 	for (i = 0; i < n && !interrupted; i++) {
