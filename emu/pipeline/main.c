@@ -167,13 +167,15 @@ int main(int argc, char **argv)
 	snprintf(kernel, sizeof(kernel), "%s %s", u.release, u.version);
 	meta = (struct results_meta){
 		.wl = &wl, .workload_path = wl_path, .ph = &ss.ph, .kernel = kernel,
-		.loops_per_us = work_loops_per_us(), .period_ns = ss.hw.period_ns,
+		.loops_per_us = work_loops_per_us(), .work_mode = work_mode(),
+		.period_ns = ss.hw.period_ns,
 		.proxy_exec = gplat_sched_feature("PROXY_EXEC", NULL),
 	};
 	install_signals();
 	if (!quiet)
-		fprintf(stderr, "pipeline: %d strategies, %u frames each; calibrated %.1f loops/us on cpu%d; platform: %s\n",
+		fprintf(stderr, "pipeline: %d strategies, %u frames each; calibrated %.1f loops/us on cpu%d, work counted in %s; platform: %s\n",
 			n, wl.frames, work_loops_per_us(), gplat_fastest_cpu(&ss.ph),
+			work_mode(),
 			ss.ph.plat_source);
 	if (!quiet && ss.tuning.rt_min_saved)
 		fprintf(stderr, "pipeline: %s %s -> %s for the run, as Android's init sets it\n",

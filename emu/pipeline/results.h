@@ -16,6 +16,7 @@ struct results_meta {
 	const struct gplat *ph;
 	const char *kernel;		/* uname -r and -v */
 	double loops_per_us;		/* the calibration */
+	const char *work_mode;		/* work_mode() */
 	uint64_t period_ns;
 	bool proxy_exec;		/* the kernel has the PROXY_EXEC feature */
 };

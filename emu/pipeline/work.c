@@ -4,18 +4,46 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "display.h"
 #include "gplat.h"
 #include "work.h"
 #include "clock.h"
 
+#define INVARIANT_PATH	"/proc/thread-self/invariant_runtime"
+/* spin between two reads of the run time: about 20 µs at fmax */
+#define INVARIANT_CHUNK_US	20
+
 static double loops_per_us;
+static bool invariant;		/* set once, by work_calibrate() */
+static __thread int inv_fd = -1;	/* this thread's INVARIANT_PATH */
+
+/* this thread's invariant run time in ns, or -1 */
+static int64_t invariant_ns(void)
+{
+	char buf[32];
+	ssize_t n;
+
+	if (inv_fd < 0)
+		inv_fd = open(INVARIANT_PATH, O_RDONLY | O_CLOEXEC);
+	if (inv_fd < 0)
+		return -1;
+	n = pread(inv_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtoll(buf, NULL, 10);
+}
 
 void sleep_until_ns(int64_t t)
 {
@@ -40,14 +68,78 @@ __attribute__((noinline)) void work_spin_loops(uint64_t loops)
 		__asm__ __volatile__("" ::: "memory");
 }
 
+/*
+ * Spin in chunks until the run time has advanced by the work; a chunk is
+ * never more than what is left, so the overshoot is about one read.
+ */
+static void spin_invariant(uint64_t us)
+{
+	int64_t now = invariant_ns(), end;
+
+	if (now < 0) {	/* cannot happen once calibrated: count loops */
+		work_spin_loops((uint64_t)(us * loops_per_us + 0.5));
+		return;
+	}
+	end = now + (int64_t)us * 1000;
+	while (now < end) {
+		uint64_t left = (uint64_t)(end - now + 999) / 1000;
+
+		if (left > INVARIANT_CHUNK_US)
+			left = INVARIANT_CHUNK_US;
+		work_spin_loops((uint64_t)(left * loops_per_us + 0.5));
+		now = invariant_ns();
+		if (now < 0)
+			return;
+	}
+}
+
 void work_spin_us(uint64_t us)
 {
-	work_spin_loops((uint64_t)(us * loops_per_us + 0.5));
+	if (invariant)
+		spin_invariant(us);
+	else
+		work_spin_loops((uint64_t)(us * loops_per_us + 0.5));
 }
 
 double work_loops_per_us(void)
 {
 	return loops_per_us;
+}
+
+const char *work_mode(void)
+{
+	return invariant ? "invariant" : "loops";
+}
+
+/*
+ * FRAMESCHED_WORK: "loops", "invariant", or unset (invariant when the
+ * kernel has it). 0 with *inv set, or -1 with the reason in err.
+ */
+static int choose_mode(bool *inv, char *err, size_t errlen)
+{
+	const char *env = getenv("FRAMESCHED_WORK");
+	bool have = invariant_ns() >= 0;
+
+	if (!env || !*env) {
+		*inv = have;
+		return 0;
+	}
+	if (!strcmp(env, "loops")) {
+		*inv = false;
+		return 0;
+	}
+	if (strcmp(env, "invariant")) {
+		snprintf(err, errlen, "FRAMESCHED_WORK=%s: expected \"loops\" or \"invariant\"",
+			 env);
+		return -1;
+	}
+	if (!have) {
+		snprintf(err, errlen, "FRAMESCHED_WORK=invariant: %s: %s (a kernel without patch 0017)",
+			 INVARIANT_PATH, strerror(errno));
+		return -1;
+	}
+	*inv = true;
+	return 0;
 }
 
 /*
@@ -123,5 +215,7 @@ int work_calibrate(const struct gplat *ph, int display_fd, char *err,
 		snprintf(err, errlen, "calibration: the clock did not advance");
 		ret = -1;
 	}
+	if (!ret)
+		ret = choose_mode(&invariant, err, errlen);
 	return ret;
 }

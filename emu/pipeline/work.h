@@ -1,8 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * work.h - CPU work in invariant µs: a fixed number of loop iterations,
- * calibrated once on the fastest CPU at its highest frequency, so that
- * the same work takes longer on a LITTLE CPU or at a lower frequency.
+ * work.h - CPU work in invariant µs: the time it takes on the fastest CPU
+ * at its highest frequency, so that the same work takes longer on a
+ * LITTLE CPU or at a lower frequency. Two ways to count it:
+ *
+ *   invariant  (kernels with /proc/thread-self/invariant_runtime, patch
+ *              0017) spin until the thread's invariant run time has
+ *              advanced by the work: what the kernel's capacity and
+ *              frequency scaling says was done, however many instructions
+ *              the virtual CPU got meanwhile. Under QEMU's icount every
+ *              vCPU takes its instructions from one stream, and work
+ *              counted in instructions took up to four times too long
+ *              when four CPUs were busy; run time does not.
+ *   loops      otherwise: a fixed number of loop iterations, calibrated
+ *              once on the fastest CPU at its highest frequency.
+ *
+ * FRAMESCHED_WORK=loops in the environment forces the second.
  */
 #ifndef PL_WORK_H
 #define PL_WORK_H
@@ -22,6 +35,8 @@ int work_calibrate(const struct gplat *ph, int display_fd, char *err,
 		   size_t errlen);
 /* loops per invariant µs; 0 before calibration */
 double work_loops_per_us(void);
+/* "invariant" or "loops": how work_spin_us() counts, once calibrated */
+const char *work_mode(void);
 /* Burn us invariant µs of CPU in the calling thread. */
 void work_spin_us(uint64_t us);
 /* The same, counted in loop iterations. */
