@@ -148,3 +148,11 @@ void measure_shares(struct hog *const *hogs, double *share, int n, double window
 	for (i = 0; i < n; i++)
 		share[i] = (cpu_ns(hogs[i]->tid) - start[i]) / 1e9 / (t1 - t0);
 }
+
+int set_cpu_online(int cpu, bool online)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return write_str(path, online ? "1" : "0");
+}

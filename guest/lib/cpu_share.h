@@ -43,5 +43,7 @@ int set_sched_feature(const char *name, bool on);
  * this kernel has no such feature, or -errno if the file is unreadable.
  */
 int sched_feature_state(const char *name);
+/* Take CPU @cpu offline or bring it back (its sysfs online file): 0 or -errno. */
+int set_cpu_online(int cpu, bool online);
 
 #endif

@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PROXY_EXEC flipped under load: six threads of mixed policies (two
+ * Proxy execution disturbed under load: six threads of mixed policies (two
  * SCHED_FIFO, three CFS, one SCHED_DEADLINE) take and release the mutexes
  * of framesched_inversion.ko in short sections, some nested (chains of up
  * to four mutexes), some sleeping with the mutex held, for RUN_S seconds,
- * while we switch the sched feature on and off every few milliseconds. A
- * waiter kept queued with the feature on must still get its mutex when it
- * is switched off, and the other way round.
+ * while one of two things happens every few milliseconds:
+ *
+ * - flip_feature: the PROXY_EXEC sched feature is switched on and off. A
+ *   waiter kept queued with the feature on must still get its mutex when
+ *   it is switched off, and the other way round.
+ * - cpu_hotplug: with the feature on, CPUs 1 to 3 in turn go offline and
+ *   come back. Blocked donors queued on a dying CPU, proxies running
+ *   there and donors parked on a sleeping owner must all be moved off it
+ *   and still get their mutex; pinned workers lose their pinning.
  *
  * Asserted: every request succeeded; every thread completed requests in
- * every second of the run; no request took REQ_TIMEOUT_S or more; the
- * feature ends as it was. A thread stuck for good trips the hung-task
- * panic of tools/vm as well; this test says which one, and sooner.
+ * every second of the run; no request took REQ_TIMEOUT_S or more; every
+ * disturbance took; the feature and the CPUs end as they were. A thread
+ * stuck for good trips the hung-task panic of tools/vm as well; this test
+ * says which one, and sooner.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +47,10 @@
 #define REQ_TIMEOUT_S	10
 #define FLIP_MIN_US	1000	/* between flips: 1 to 5 ms */
 #define FLIP_SPAN_US	4000
+#define PLUG_MIN_US	5000	/* between hotplug steps: 5 to 25 ms */
+#define PLUG_SPAN_US	20000
+#define PLUG_FIRST_CPU	1	/* CPUs 1..3 go offline in turn, never CPU 0 */
+#define PLUG_CPUS	3
 #define PAUSE_US	500	/* between a thread's requests: 0 to 0.5 ms */
 #define SECTION_US	100	/* one unit of work in a section */
 
@@ -151,16 +162,41 @@ FIXTURE(proxy_switch) {
 	pid_t pid;		/* the test's process, which opened ctx */
 };
 
+/* what disturbs the workers */
+FIXTURE_VARIANT(proxy_switch) {
+	bool hotplug;	/* CPUs go offline and online, PROXY_EXEC on */
+};
+
+FIXTURE_VARIANT_ADD(proxy_switch, flip_feature) {
+	.hotplug = false,
+};
+
+FIXTURE_VARIANT_ADD(proxy_switch, cpu_hotplug) {
+	.hotplug = true,
+};
+
 FIXTURE_SETUP(proxy_switch)
 {
 	self->ctx.fd = -1;
 	self->pid = getpid();
+	self->saved = -1;	/* nothing to restore if we skip */
+	/*
+	 * Known to fail: a donor blocked because its owner's CPU is going
+	 * down leaves a balance callback queued across the next pick's
+	 * newidle balance (rq_pin_lock() warns). Run by hand until fixed:
+	 * tools/vm -- env FRAMESCHED_PROXY_HOTPLUG=1 build/guest/tests/proxy_switch
+	 */
+	if (variant->hotplug && !getenv("FRAMESCHED_PROXY_HOTPLUG"))
+		SKIP(return, "proxy execution and CPU hotplug: known kernel warning, set FRAMESCHED_PROXY_HOTPLUG=1 to run");
 	self->saved = sched_feature_state(FEATURE);
 	ASSERT_GE(self->saved, 0)
 		TH_LOG("%s: %s", SCHED_FEATURES, self->saved != -ENOENT ?
 		       strerror(-self->saved) : "no " FEATURE " there: this kernel should have proxy execution (CONFIG_SCHED_PROXY_EXEC)");
-	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 3) TH_LOG("needs 3 CPUs or more");
+	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), variant->hotplug ? 4 : 3)
+		TH_LOG("needs %d CPUs or more", variant->hotplug ? 4 : 3);
 	ASSERT_EQ(0, inv_open(&self->ctx));
+	if (variant->hotplug)
+		ASSERT_EQ(0, set_sched_feature(FEATURE, true));
 }
 
 /*
@@ -173,6 +209,11 @@ FIXTURE_SETUP(proxy_switch)
  */
 FIXTURE_TEARDOWN_PARENT(proxy_switch)
 {
+	int cpu;
+
+	for (cpu = PLUG_FIRST_CPU; variant->hotplug && cpu < PLUG_FIRST_CPU + PLUG_CPUS; cpu++)
+		if (set_cpu_online(cpu, true))
+			TH_LOG("could not bring CPU %d back online", cpu);
 	if (self->saved >= 0 && set_sched_feature(FEATURE, self->saved))
 		TH_LOG("could not restore %s", FEATURE);
 	if (getpid() != self->pid)
@@ -182,40 +223,63 @@ FIXTURE_TEARDOWN_PARENT(proxy_switch)
 
 /* what the run saw */
 struct verdict {
-	int flips, flip_errors;
+	int steps, step_errors;		/* disturbances, failed ones */
+	int step_errno;			/* the first failure's */
 	int stall_worker, stall_second;	/* the first second without progress */
 	int late_worker;		/* a request over REQ_TIMEOUT_S */
 	double late_s;
 };
 
 /*
- * Flip the feature every 1-5 ms for RUN_S seconds; at each second, check
- * that every worker completed a request since the last one. Stop at the
- * first failure.
+ * One disturbance: flip the feature, or take the next CPU offline or bring
+ * it back. 0 or -errno. Returns in *pause_us how long to wait before the
+ * next one.
  */
-static void flip_and_watch(struct worker *w, struct verdict *v)
+static int disturb(bool hotplug, unsigned int *seed, unsigned int *pause_us)
+{
+	static int step;
+	int cpu;
+
+	step++;
+	if (!hotplug) {
+		*pause_us = FLIP_MIN_US + rand_r(seed) % FLIP_SPAN_US;
+		return set_sched_feature(FEATURE, step & 1 ? false : true);
+	}
+	/* odd steps take CPU 1, 2, 3, 1, ... down, even steps bring it back */
+	cpu = PLUG_FIRST_CPU + ((step - 1) / 2) % PLUG_CPUS;
+	*pause_us = PLUG_MIN_US + rand_r(seed) % PLUG_SPAN_US;
+	return set_cpu_online(cpu, !(step & 1));
+}
+
+/*
+ * Disturb for RUN_S seconds; at each second, check that every worker
+ * completed a request since the last check. A check window is at least a
+ * second (a hotplug step may take longer than that under TCG). Stop at
+ * the first failure; end with every CPU online.
+ */
+static void disturb_and_watch(struct worker *w, bool hotplug, struct verdict *v)
 {
 	unsigned long last[NR_WORKERS];
 	double start = mono_now(), next = start + 1, now, t;
-	unsigned int seed = 1;
-	bool on = true;
-	int i;
+	unsigned int seed = 1, pause_us;
+	int i, ret;
 
 	for (i = 0; i < NR_WORKERS; i++)
 		last[i] = w[i].done;
 	while ((now = mono_now()) < start + RUN_S) {
-		on = !on;
-		v->flip_errors += !!set_sched_feature(FEATURE, on);
-		v->flips++;
-		usleep(FLIP_MIN_US + rand_r(&seed) % FLIP_SPAN_US);
+		ret = disturb(hotplug, &seed, &pause_us);
+		if (ret && !v->step_errors++)
+			v->step_errno = -ret;
+		v->steps++;
+		usleep(pause_us);
 		for (i = 0; i < NR_WORKERS; i++) {
 			t = w[i].started;
 			if (w[i].err)
-				return;
+				goto out;
 			if (t && now - t >= REQ_TIMEOUT_S) {
 				v->late_worker = i;
 				v->late_s = now - t;
-				return;
+				goto out;
 			}
 		}
 		if (now < next)
@@ -227,11 +291,19 @@ static void flip_and_watch(struct worker *w, struct verdict *v)
 			}
 			last[i] = w[i].done;
 		}
-		next += 1;
+		next = now + 1;
+	}
+out:
+	/* an odd number of hotplug steps left a CPU offline */
+	while (hotplug && v->steps & 1) {
+		ret = disturb(hotplug, &seed, &pause_us);
+		if (ret && !v->step_errors++)
+			v->step_errno = -ret;
+		v->steps++;
 	}
 }
 
-TEST_F_TIMEOUT(proxy_switch, flip_under_load, 120)
+TEST_F_TIMEOUT(proxy_switch, disturbed_under_load, 120)
 {
 	struct verdict v = { .stall_worker = -1, .late_worker = -1 };
 	struct sched_param sp = { .sched_priority = 90 };
@@ -262,7 +334,7 @@ TEST_F_TIMEOUT(proxy_switch, flip_under_load, 120)
 			TH_LOG("%s: setting its policy failed: %s", specs[i].name,
 			       strerror(w[i].err));
 	}
-	flip_and_watch(w, &v);
+	disturb_and_watch(w, variant->hotplug, &v);
 	stop = true;
 	/* let each finish its request in flight */
 	end = mono_now() + REQ_TIMEOUT_S;
@@ -280,11 +352,15 @@ TEST_F_TIMEOUT(proxy_switch, flip_under_load, 120)
 	EXPECT_EQ(self->saved, sched_feature_state(FEATURE))
 		TH_LOG("%s should be back %s", FEATURE, self->saved ? "on" : "off");
 
-	TH_LOG("%d flips of %s in %d s", v.flips, FEATURE, RUN_S);
+	TH_LOG("%d %s in %d s", v.steps,
+	       variant->hotplug ? "CPU offline/online steps" : "flips of " FEATURE, RUN_S);
 	for (i = 0; i < NR_WORKERS; i++)
 		TH_LOG("%-15s %7lu requests, longest %6.1f ms",
 		       specs[i].name, w[i].done, w[i].max_s * 1e3);
-	EXPECT_EQ(0, v.flip_errors) TH_LOG("writes to %s failed", SCHED_FEATURES);
+	EXPECT_EQ(0, v.step_errors)
+		TH_LOG("%d of %d %s failed, the first with %s", v.step_errors, v.steps,
+		       variant->hotplug ? "CPU offline/online steps" : "flips of " FEATURE,
+		       strerror(v.step_errno));
 	for (i = 0; i < NR_WORKERS && !w[i].err; i++)
 		;
 	EXPECT_EQ(NR_WORKERS, i)

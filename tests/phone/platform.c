@@ -330,20 +330,6 @@ TEST_F(phone, eas_placement)
 	EXPECT_GT(hog.on_big, hog.samples * 4 / 5);
 }
 
-static int cpu_set_online(int cpu, int online)
-{
-	char path[96];
-	FILE *f;
-	int ret;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%d\n", online) < 0;
-	return fclose(f) || ret ? -1 : 0;
-}
-
 /*
  * CPU hotplug: an offline CPU draws no power, and a CPU that comes back
  * online is slowed down as before (its steal timer must not have died or
@@ -357,7 +343,7 @@ TEST_F(phone, cpu_hotplug)
 	double t0, idle_uj, ref, t, want;
 
 	ASSERT_GT(b->ncpus, 1);
-	ASSERT_EQ(0, cpu_set_online(cpu, 0));
+	ASSERT_EQ(0, set_cpu_online(cpu, false));
 	/* the other big CPUs idle: big idle power (12000 µW) each, nothing for @cpu */
 	ASSERT_EQ(0, phone_energy_uj(b->id, &e0));
 	t0 = mono_now();
@@ -366,7 +352,7 @@ TEST_F(phone, cpu_hotplug)
 	idle_uj = 12000.0 * (b->ncpus - 1) * (mono_now() - t0);
 	TH_LOG("CPU %d offline, 1 s: big policy %lu uJ (idle power of the others: %.0f uJ)",
 	       cpu, (unsigned long)(e1 - e0), idle_uj);
-	ASSERT_EQ(0, cpu_set_online(cpu, 1));
+	ASSERT_EQ(0, set_cpu_online(cpu, true));
 	EXPECT_GT(e1 - e0, idle_uj * 0.9);
 	EXPECT_LT(e1 - e0, idle_uj * 1.5);
 
