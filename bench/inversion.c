@@ -6,14 +6,16 @@
  * high-importance waiter (SCHED_FIFO 80, or SCHED_DEADLINE) blocks on it;
  * M hogs (CFS nice 0, or SCHED_FIFO 50) share the owner's CPU. The module
  * times the waiter around mutex_lock(); we print p50, p99 and max of that
- * blocking time, in us and over C, per scenario and M.
+ * blocking time, in us and over the section (C; C + S when the owner
+ * sleeps S in it), per scenario and M.
  *
  * The section is a fixed number of loop iterations, calibrated here so
  * that it takes about C when nothing competes, and C is that measured
  * time: a clock spin would end on time however long the owner was
  * preempted, and hide the inversion. With --feature NAME, every point runs
  * with the sched feature off and on, back to back, and the feature's
- * state is restored at the end.
+ * state is restored at the end, and a summary puts the p99s off and on
+ * side by side against the target of TARGET_RATIO times the section.
  *
  *   inversion [-s SCENARIOS] [-H HOG-CLASSES] [-m M-LIST] [-n ITERATIONS]
  *             [-c C_US] [-S SLEEP_US] [-o nice19|idle] [-f FEATURE]
@@ -34,6 +36,9 @@
 #include "inversion.h"
 #include "clock.h"
 #include "args.h"
+
+/* proxy execution's goal: the waiter's p99 within this many sections */
+#define TARGET_RATIO	1.2
 
 struct result {
 	struct inv_point p;
@@ -72,7 +77,7 @@ static void __attribute__((noreturn)) usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: inversion [options]\n"
-		"  -s, --scenarios LIST   fifo,dl,remote,sleep,chain or all (default all)\n"
+		"  -s, --scenarios LIST   fifo,dl,remote,sleep,chain,free or all (default all)\n"
 		"  -H, --hog-class LIST   cfs,fifo or all (default all)\n"
 		"  -m, --hogs LIST        hog counts M, 0 to %d (default 0,1,2,4)\n"
 		"  -n, --iterations N     samples per point (default %d)\n"
@@ -332,6 +337,12 @@ static int run_all(struct inv_ctx *ctx, struct result *res, int n)
 	return 0;
 }
 
+/* how long the owner holds the mutex when nothing competes, us */
+static double section_us(const struct inv_ctx *ctx, const struct result *r)
+{
+	return ctx->c_us + (r->p.scenario == INV_SLEEP ? ctx->sleep_us : 0);
+}
+
 static void print_table(const struct inv_ctx *ctx, const struct result *res,
 			int n)
 {
@@ -343,7 +354,8 @@ static void print_table(const struct inv_ctx *ctx, const struct result *res,
 	printf("C = %.0f us uncontended (target %.0f us, %llu loops); owner %s; S = %u us; %d samples a point\n",
 	       ctx->c_us, o.c_us, ctx->loops, inv_owner_names[o.owner],
 	       ctx->sleep_us, o.iterations);
-	printf("Waiter's time in mutex_lock(), us and (over C). unc: samples where the owner\n"
+	printf("Waiter's time in mutex_lock(), us and (over the section: C, or C + S for\n"
+	       "sleep). unc: samples where the owner\n"
 	       "was gone when the waiter came; late: p50 of how long after the owner's lock\n"
 	       "the waiter came (its wake-up), us\n\n");
 	printf("%-7s %-5s %3s %-4s %10s %7s %10s %7s %10s %7s %5s %8s\n",
@@ -355,9 +367,64 @@ static void print_table(const struct inv_ctx *ctx, const struct result *res,
 		printf("%-7s %-5s %3d %-4s %10.0f (%5.1f) %10.0f (%5.1f) %10.0f (%5.1f) %5d %8.0f\n",
 		       inv_scenario_names[r->p.scenario], inv_hogs_names[r->p.hogs],
 		       r->p.m, o.feature ? (r->feature_on ? "on" : "off") : "",
-		       r->p50, r->p50 / ctx->c_us, r->p99, r->p99 / ctx->c_us,
-		       r->max, r->max / ctx->c_us, r->p.uncontended, r->late_p50);
+		       r->p50, r->p50 / section_us(ctx, r), r->p99,
+		       r->p99 / section_us(ctx, r), r->max,
+		       r->max / section_us(ctx, r), r->p.uncontended, r->late_p50);
 	}
+}
+
+/* the result of (scenario, hogs, m, feature_on), or NULL */
+static const struct result *find(const struct result *res, int n,
+				 enum inv_scenario s, enum inv_hogs h, int m,
+				 bool on)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (res[i].p.scenario == s && res[i].p.hogs == h &&
+		    res[i].p.m == m && res[i].feature_on == on)
+			return &res[i];
+	return NULL;
+}
+
+/*
+ * With a feature: one row a scenario and hog class, the p99 over the
+ * section with the feature off and on for each M; then how many points
+ * with hogs meet the target with the feature on.
+ */
+static void print_summary(const struct inv_ctx *ctx, const struct result *res,
+			  int n)
+{
+	const struct result *off, *on;
+	enum inv_scenario s;
+	enum inv_hogs h;
+	int k, met = 0, points = 0;
+
+	printf("\np99 over the section, %s off and on (target: on <= %.1f)\n",
+	       o.feature, TARGET_RATIO);
+	printf("%-12s", "waiter/hogs");
+	for (k = 0; k < o.nm; k++)
+		printf("   M=%-2d off    on", o.m[k]);
+	printf("\n");
+	for (s = 0; s < INV_NR_SCENARIOS; s++)
+		for (h = 0; h < INV_NR_HOGS; h++) {
+			if (!o.scenario[s] || !o.hogs[h])
+				continue;
+			printf("%-6s %-5s", inv_scenario_names[s], inv_hogs_names[h]);
+			for (k = 0; k < o.nm; k++) {
+				off = find(res, n, s, h, o.m[k], false);
+				on = find(res, n, s, h, o.m[k], true);
+				printf("  %7.1f %5.1f", off->p99 / section_us(ctx, off),
+				       on->p99 / section_us(ctx, on));
+				if (!o.m[k])
+					continue;
+				points++;
+				met += on->p99 <= TARGET_RATIO * section_us(ctx, on);
+			}
+			printf("\n");
+		}
+	printf("on: p99 <= %.1f x the section in %d of %d points with hogs\n",
+	       TARGET_RATIO, met, points);
 }
 
 static void json_str(FILE *f, const char *key, const char *val)
@@ -406,8 +473,10 @@ static int write_json(const struct inv_ctx *ctx, const struct result *res,
 			fprintf(f, "\"feature_on\": %s, ", r->feature_on ? "true" : "false");
 		fprintf(f, "\"p50_us\": %.1f, \"p99_us\": %.1f, \"max_us\": %.1f, ",
 			r->p50, r->p99, r->max);
+		fprintf(f, "\"section_us\": %.1f, ", section_us(ctx, r));
 		fprintf(f, "\"p50_ratio\": %.3f, \"p99_ratio\": %.3f, \"max_ratio\": %.3f, ",
-			r->p50 / ctx->c_us, r->p99 / ctx->c_us, r->max / ctx->c_us);
+			r->p50 / section_us(ctx, r), r->p99 / section_us(ctx, r),
+			r->max / section_us(ctx, r));
 		fprintf(f, "\"uncontended\": %d, \"samples_us\": [", r->p.uncontended);
 		for (k = 0; k < r->p.n; k++)
 			fprintf(f, "%s%.1f", k ? ", " : "", r->p.block_us[k]);
@@ -448,6 +517,8 @@ int main(int argc, char **argv)
 	if (inv_calibrate(&ctx, o.c_us) || run_all(&ctx, res, n))
 		return 1;	/* exit: the module releases what a thread held */
 	print_table(&ctx, res, n);
+	if (o.feature)
+		print_summary(&ctx, res, n);
 	if (o.json && write_json(&ctx, res, n))
 		fprintf(stderr, "inversion: cannot write %s\n", o.json);
 	else

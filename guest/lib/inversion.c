@@ -25,7 +25,7 @@
 
 const char *const inv_scenario_names[INV_NR_SCENARIOS] = {
 	[INV_FIFO] = "fifo", [INV_DL] = "dl", [INV_REMOTE] = "remote",
-	[INV_SLEEP] = "sleep", [INV_CHAIN] = "chain",
+	[INV_SLEEP] = "sleep", [INV_CHAIN] = "chain", [INV_FREE] = "free",
 };
 const char *const inv_hogs_names[INV_NR_HOGS] = {
 	[INV_HOGS_CFS] = "cfs", [INV_HOGS_FIFO] = "fifo",
@@ -416,6 +416,8 @@ static int setup_roles(struct inv_ctx *ctx, const struct inv_point *p,
 	waiter->cpu = p->scenario == INV_REMOTE ? INV_OTHER_CPU : INV_CPU;
 	waiter->policy = SCHED_FIFO;
 	waiter->req.wait_locked = 1u << MUTEX_A | (chain ? 1u << MUTEX_B : 0);
+	if (p->scenario == INV_FREE)
+		owner->cpu = waiter->cpu = -1;
 	if (p->scenario == INV_DL) {
 		waiter->cpu = -1;
 		waiter->policy = SCHED_DEADLINE;

@@ -8,7 +8,8 @@
  * Who is where: the owner (CFS nice 19 or SCHED_IDLE) and the M hogs are
  * pinned on INV_CPU; the waiter too, except in the "remote" scenario
  * (INV_OTHER_CPU) and under SCHED_DEADLINE (unpinned: a DEADLINE task's
- * affinity must span its root domain). The calling thread moves to
+ * affinity must span its root domain). In the "free" scenario neither the
+ * owner nor the waiter is pinned. The calling thread moves to
  * INV_OTHER_CPU while a point runs, so that it never queues behind hogs.
  */
 #ifndef FRAMESCHED_INVERSION_H
@@ -31,6 +32,8 @@ enum inv_scenario {
 	INV_REMOTE,	/* SCHED_FIFO waiter on another CPU */
 	INV_SLEEP,	/* as INV_FIFO; the owner sleeps in the middle */
 	INV_CHAIN,	/* as INV_FIFO, through a middle task and a 2nd mutex */
+	INV_FREE,	/* SCHED_FIFO waiter and owner unpinned: only the
+			 * scheduler decides where each runs */
 	INV_NR_SCENARIOS
 };
 
