@@ -179,15 +179,6 @@ FIXTURE_SETUP(proxy_switch)
 {
 	self->ctx.fd = -1;
 	self->pid = getpid();
-	self->saved = -1;	/* nothing to restore if we skip */
-	/*
-	 * Known to fail: a donor blocked because its owner's CPU is going
-	 * down leaves a balance callback queued across the next pick's
-	 * newidle balance (rq_pin_lock() warns). Run by hand until fixed:
-	 * tools/vm -- env FRAMESCHED_PROXY_HOTPLUG=1 build/guest/tests/proxy_switch
-	 */
-	if (variant->hotplug && !getenv("FRAMESCHED_PROXY_HOTPLUG"))
-		SKIP(return, "proxy execution and CPU hotplug: known kernel warning, set FRAMESCHED_PROXY_HOTPLUG=1 to run");
 	self->saved = sched_feature_state(FEATURE);
 	ASSERT_GE(self->saved, 0)
 		TH_LOG("%s: %s", SCHED_FEATURES, self->saved != -ENOENT ?
