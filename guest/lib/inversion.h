@@ -69,6 +69,14 @@ struct inv_point {
 	int n;
 	double *block_us;	/* n values, filled in */
 	double *late_us;	/* n values, or NULL: the waiter's wake-up */
+	/*
+	 * n values, or NULL: the owner's own time in its section, the
+	 * section as long as it was in that sample: its hold time less
+	 * its waits for a CPU. Under TCG a vCPU's speed changes with the
+	 * host's load (and with a waiter spinning on the other vCPU), so
+	 * the calibrated C is only the section's usual length.
+	 */
+	double *own_us;
 	int uncontended;	/* samples where the owner was already gone */
 };
 

@@ -191,18 +191,37 @@ static int inv_check(const struct inversion_req *req, bool section)
 	return req->outer < req->mutex ? 0 : -EINVAL;
 }
 
+/*
+ * current's time runnable but waiting for a CPU, so far. Up to date while
+ * it runs: the scheduler adds each wait when the task gets the CPU.
+ */
+static u64 inv_queued_ns(void)
+{
+#ifdef CONFIG_SCHED_INFO
+	return current->sched_info.run_delay;
+#else
+	return 0;
+#endif
+}
+
 /* Run the section with @req->mutex held: work, sleep, work. */
 static int inv_section_body(struct inversion_req *req)
 {
-	u64 t0 = ktime_get_ns();
+	u64 q0 = inv_queued_ns(), t0 = ktime_get_ns();
 	int ret;
 
 	ret = inv_spin(req->loops / 2);
+	/*
+	 * Exactly @sleep_us: fsleep() would allow up to twice that
+	 * (usleep_range(S, 2S)), and an idle tickless CPU takes all of it,
+	 * a section longer with nothing else running than with hogs.
+	 */
 	if (!ret && req->sleep_us)
-		fsleep(req->sleep_us);
+		usleep_range(req->sleep_us, req->sleep_us);
 	if (!ret)
 		ret = inv_spin(req->loops - req->loops / 2);
 	req->hold_ns = ktime_get_ns() - t0;
+	req->queued_ns = inv_queued_ns() - q0;
 	return ret;
 }
 
@@ -261,6 +280,7 @@ static long inv_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	req.wait_ns = 0;
 	req.hold_ns = 0;
 	req.late_ns = 0;
+	req.queued_ns = 0;
 	req.contended = 0;
 	ret = section ? inv_section(&req) : inv_lock_request(&req);
 	if (ret)

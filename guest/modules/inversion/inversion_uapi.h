@@ -20,9 +20,10 @@
  *      index than @mutex: one lock order, as lockdep wants);
  *   2. wait until every mutex in @wait_locked was locked after @after;
  *   3. lock @mutex, timed (@wait_ns, @contended);
- *   4. busy-loop @loops/2 iterations, sleep @sleep_us, busy-loop the rest:
+ *   4. busy-loop @loops/2 iterations, sleep @sleep_us (no timer slack),
+ *      busy-loop the rest:
  *      a fixed amount of work, so that preemption stretches the section
- *      (@hold_ns) instead of eating it;
+ *      (@hold_ns) instead of eating it; @queued_ns says by how much;
  *   5. unlock @mutex, then @outer.
  *
  * INVERSION_IOC_LOCK: the waiter's side. Wait as in 2., then lock @mutex,
@@ -68,6 +69,9 @@ struct inversion_req {
 	__u64 hold_ns;		/* out: SECTION: @mutex locked to unlocked */
 	__u64 seq;		/* out: the event count on return */
 	__u64 late_ns;		/* out: @wait_locked done to our lock */
+	__u64 queued_ns;	/* out: SECTION: of @hold_ns, the time spent
+				 * runnable, waiting for a CPU (0 without
+				 * CONFIG_SCHED_INFO) */
 	__u32 contended;	/* out: @mutex was locked when we asked */
 	__u32 reserved;		/* in: must be 0 */
 };
