@@ -222,24 +222,28 @@ struct verdict {
 };
 
 /*
- * One disturbance: flip the feature, or take the next CPU offline or bring
- * it back. 0 or -errno. Returns in *pause_us how long to wait before the
- * next one.
+ * One disturbance, step number ++v->steps: flip the feature, or take the
+ * next CPU offline or bring it back; the first failure's errno is kept in
+ * @v. Returns how long to wait before the next one, us.
  */
-static int disturb(bool hotplug, unsigned int *seed, unsigned int *pause_us)
+static unsigned int disturb(bool hotplug, unsigned int *seed,
+			    struct verdict *v)
 {
-	static int step;
-	int cpu;
+	int step = ++v->steps, cpu, ret;
+	unsigned int pause_us;
 
-	step++;
 	if (!hotplug) {
-		*pause_us = FLIP_MIN_US + rand_r(seed) % FLIP_SPAN_US;
-		return set_sched_feature(FEATURE, step & 1 ? false : true);
+		pause_us = FLIP_MIN_US + rand_r(seed) % FLIP_SPAN_US;
+		ret = set_sched_feature(FEATURE, !(step & 1));
+	} else {
+		/* odd steps take CPU 1, 2, 3, 1, ... down, even ones bring it back */
+		cpu = PLUG_FIRST_CPU + ((step - 1) / 2) % PLUG_CPUS;
+		pause_us = PLUG_MIN_US + rand_r(seed) % PLUG_SPAN_US;
+		ret = set_cpu_online(cpu, !(step & 1));
 	}
-	/* odd steps take CPU 1, 2, 3, 1, ... down, even steps bring it back */
-	cpu = PLUG_FIRST_CPU + ((step - 1) / 2) % PLUG_CPUS;
-	*pause_us = PLUG_MIN_US + rand_r(seed) % PLUG_SPAN_US;
-	return set_cpu_online(cpu, !(step & 1));
+	if (ret && !v->step_errors++)
+		v->step_errno = -ret;
+	return pause_us;
 }
 
 /*
@@ -252,17 +256,13 @@ static void disturb_and_watch(struct worker *w, bool hotplug, struct verdict *v)
 {
 	unsigned long last[NR_WORKERS];
 	double start = mono_now(), next = start + 1, now, t;
-	unsigned int seed = 1, pause_us;
-	int i, ret;
+	unsigned int seed = 1;
+	int i;
 
 	for (i = 0; i < NR_WORKERS; i++)
 		last[i] = w[i].done;
 	while ((now = mono_now()) < start + RUN_S) {
-		ret = disturb(hotplug, &seed, &pause_us);
-		if (ret && !v->step_errors++)
-			v->step_errno = -ret;
-		v->steps++;
-		usleep(pause_us);
+		usleep(disturb(hotplug, &seed, v));
 		for (i = 0; i < NR_WORKERS; i++) {
 			t = w[i].started;
 			if (w[i].err)
@@ -286,12 +286,8 @@ static void disturb_and_watch(struct worker *w, bool hotplug, struct verdict *v)
 	}
 out:
 	/* an odd number of hotplug steps left a CPU offline */
-	while (hotplug && v->steps & 1) {
-		ret = disturb(hotplug, &seed, &pause_us);
-		if (ret && !v->step_errors++)
-			v->step_errno = -ret;
-		v->steps++;
-	}
+	while (hotplug && v->steps & 1)
+		disturb(hotplug, &seed, v);
 }
 
 TEST_F_TIMEOUT(proxy_switch, disturbed_under_load, 120)
