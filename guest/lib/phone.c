@@ -43,6 +43,32 @@ static int policy_write(int policy, const char *name, unsigned int val)
 	return write_str(path, buf);
 }
 
+/*
+ * With fast switching, schedutil applies new limits at the policy's next
+ * scheduler update, which an idle policy may not have for a long time:
+ * run on its first CPU for a moment, so that the update comes now.
+ */
+static int poke_policy(int policy)
+{
+	char path[256], buf[512];
+	cpu_set_t old, one;
+	int cpu, ret;
+
+	phone_policy_path(path, sizeof(path), policy, "related_cpus");
+	ret = read_str(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (sscanf(buf, "%d", &cpu) != 1)
+		return -EINVAL;
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return -errno;
+	return sched_setaffinity(0, sizeof(old), &old) ? -errno : 0;
+}
+
 int phone_policy_limit(int policy, unsigned int min_khz, unsigned int max_khz)
 {
 	uint64_t cur_min;
@@ -53,10 +79,12 @@ int phone_policy_limit(int policy, unsigned int min_khz, unsigned int max_khz)
 	/* never ask for min > max on the way */
 	if (min_khz > cur_min) {
 		ret = policy_write(policy, "scaling_max_freq", max_khz);
-		return ret ? ret : policy_write(policy, "scaling_min_freq", min_khz);
+		ret = ret ? ret : policy_write(policy, "scaling_min_freq", min_khz);
+	} else {
+		ret = policy_write(policy, "scaling_min_freq", min_khz);
+		ret = ret ? ret : policy_write(policy, "scaling_max_freq", max_khz);
 	}
-	ret = policy_write(policy, "scaling_min_freq", min_khz);
-	return ret ? ret : policy_write(policy, "scaling_max_freq", max_khz);
+	return ret ? ret : poke_policy(policy);
 }
 
 int phone_energy_uj(int policy, uint64_t *uj)

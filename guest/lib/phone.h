@@ -37,7 +37,10 @@ int phone_read(struct phone *ph);
 void phone_policy_path(char *buf, int len, int policy, const char *name);
 /* Read a number from policyN's file @name: 0 or -errno. */
 int phone_policy_read(int policy, const char *name, uint64_t *val);
-/* Set policyN's scaling_min_freq and scaling_max_freq, in the right order. */
+/*
+ * Set policyN's scaling_min_freq and scaling_max_freq, in the right order,
+ * and visit its first CPU so that schedutil applies them now: 0 or -errno.
+ */
 int phone_policy_limit(int policy, unsigned int min_khz, unsigned int max_khz);
 /* Cumulative energy of policyN in µJ (energy_uj): 0 or -errno. */
 int phone_energy_uj(int policy, uint64_t *uj);

@@ -221,6 +221,35 @@ static unsigned int median_khz(struct phone_policy *p, int n,
  * OPP, and brings it down when only a light task runs there; a
  * scaling_min_freq floor (TouchBoost's knob) holds whatever the load.
  */
+/*
+ * schedutil switches frequency from the scheduler itself (fast switching)
+ * as on a phone, not from a sugov:N kthread woken for each change: it
+ * creates that thread only for a policy that cannot switch fast, as when
+ * the TSC's cpufreq notifier is registered (a guest CPU whose TSC the
+ * kernel does not know to be constant; tools/vm presents one it does).
+ */
+TEST_F(phone, schedutil_switches_fast)
+{
+	char path[64], comm[32];
+	int pid, slow = 0;
+
+	for (pid = 1; pid < 4096; pid++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "sugov:", 6)) {
+			TH_LOG("pid %d is %.*s: a policy switches slowly", pid,
+			       (int)strcspn(comm, "\n"), comm);
+			slow++;
+		}
+		fclose(f);
+	}
+	EXPECT_EQ(0, slow);
+}
+
 TEST_F(phone, schedutil_and_min_freq)
 {
 	struct phone_policy *b = &self->ph.pol[BIG];
