@@ -21,14 +21,17 @@ PIPELINE := build/guest/bin/framesched-pipeline
 all: check
 
 ## make run: build, boot the release kernel (deterministic, the emulated
-## phone), run the default workload under every strategy, print the table;
-## build/results/: run.json, chart.svg, trace-STRATEGY.json, timings.txt.
+## phone) RUN_REPEAT times, run the default workload under every strategy
+## in each boot, print the table of their medians and ranges;
+## build/results/: run.json, chart.svg, table.txt, and run-K/ for boot K
+## (its run.json, table.txt, trace-STRATEGY.json, timings.txt).
 ## RUN_FRAMES frames a strategy (tools/run-comparison --help for the rest)
 RUN_FRAMES ?= 400
+RUN_REPEAT ?= 3
 run: deps
 	@tools/kernel-build release
 	@$(MAKE) -s guest
-	@FRAMESCHED_RUN_FRAMES=$(RUN_FRAMES) tools/run-comparison \
+	@FRAMESCHED_RUN_FRAMES=$(RUN_FRAMES) FRAMESCHED_RUN_REPEAT=$(RUN_REPEAT) tools/run-comparison \
 		--kernel $(KREL)/arch/x86/boot/bzImage --out build/results
 
 ## make check: every test (host, VM runner, guest suite in the debug kernel)

@@ -1,0 +1,57 @@
+#!/bin/bash
+# tools/run-summary on made-up run.json files: the table has each
+# strategy's median and range over the runs, a strategy that failed in a
+# run is counted out of it, --json keeps the medians under the run.json
+# names and every run's values, --chart is well-formed SVG; a file that
+# is not a run.json is refused with its name (exit 2).
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib-tap.sh
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+
+# run FILE CFS_JANKY FIFO_STATUS: cfs and fifo, energies 100 and 50
+run() {
+	cat >"$1" <<JSON
+{"workload": "w", "frames": 10, "runs": [
+ {"strategy": "cfs", "status": "ok", "frames": 10, "janky": 1, "dropped": 0,
+  "janky_pct": $2, "p50_latency_ms": 20, "p99_latency_ms": 30,
+  "energy_mj": 100, "energy_vs_limit": 2.0},
+ {"strategy": "fifo", "status": "$3", "frames": 10, "janky": 5, "dropped": 1,
+  "janky_pct": 50, "p50_latency_ms": 40, "p99_latency_ms": 60,
+  "energy_mj": 50, "energy_vs_limit": 1.0}
+]}
+JSON
+}
+run "$d/1.json" 10 ok
+run "$d/2.json" 30 ok
+run "$d/3.json" 20 failed
+tools/run-summary --json "$d/sum.json" --chart "$d/sum.svg" \
+	"$d/1.json" "$d/2.json" "$d/3.json" >"$d/out" 2>&1
+rc=$?
+sed 's/^/# /' "$d/out"
+check "exit 0" test $rc -eq 0
+check "cfs: median 20.0 of 10, 30, 20, range 10.0-30.0, 3 of 3 runs" \
+	eval 'grep -Eq "^cfs +3/3 +20\.0 \[10\.0-30\.0\]" "$d/out"'
+check "fifo: failed in one run, counted out (2 of 3)" \
+	eval 'grep -Eq "^fifo +2/3 +50\.0 \[50\.0-50\.0\]" "$d/out"'
+check "--json: medians under the run.json names, every run's values" \
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+cfs = d["runs"][0]
+assert d["repeats"] == 3, d
+assert cfs["strategy"] == "cfs" and cfs["janky_pct"] == 20, cfs
+assert cfs["janky_pct_runs"] == [10, 30, 20], cfs
+for k in ("frames", "p99_latency_ms", "energy_mj", "energy_vs_limit"):
+    assert k in cfs, k
+assert d["runs"][1]["runs_ok"] == 2
+' "$d/sum.json"
+check "--chart: well-formed SVG" python3 -c '
+import sys, xml.dom.minidom
+xml.dom.minidom.parse(sys.argv[1])' "$d/sum.svg"
+echo '{"nope": 1}' >"$d/bad.json"
+tools/run-summary "$d/1.json" "$d/bad.json" >/dev/null 2>"$d/err"
+rc=$?
+check "a file that is not a run.json is refused, named (exit 2)" \
+	eval '[ $rc -eq 2 ] && grep -q "bad.json: no \"runs\" list" "$d/err"'
+done_testing
