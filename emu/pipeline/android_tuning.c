@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "android_tuning.h"
+#include "sys.h"
 
 static int read_value(const char *path, char *buf, size_t len)
 {
@@ -86,4 +87,14 @@ void android_tuning_restore(struct android_tuning *t)
 		fprintf(stderr, "pipeline: restoring %s to %s: %s\n",
 			ANDROID_RT_UCLAMP_MIN_PATH, t->rt_min, strerror(-r));
 	t->rt_min_saved = false;
+}
+
+int android_sf_uclamp(void)
+{
+	struct sys_sched_attr a = {
+		.sched_flags = SYS_FLAG_KEEP_ALL | SYS_FLAG_UTIL_CLAMP_MIN,
+		.sched_util_min = ANDROID_SF_UCLAMP_MIN,
+	};
+
+	return sys_sched_setattr(0, &a);
 }

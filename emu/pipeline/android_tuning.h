@@ -11,6 +11,14 @@
  * ("in Android, it also takes care of the SCHED_RT tasks"). Left at 1024,
  * SurfaceFlinger's every wake-up pins the big cluster at fmax and the
  * cfs row cannot show schedutil under-provisioning a chain.
+ *
+ * SurfaceFlinger's uclamp.min: with the RT default at 0, nothing keeps
+ * SurfaceFlinger (SCHED_FIFO) off a LITTLE CPU at its lowest OPP, where
+ * its composition takes seven times as long and every frame misses its
+ * present. Android lets a device give SurfaceFlinger's main thread a
+ * uclamp.min (ro.surface_flinger.uclamp.min; AOSP's default 0 leaves it
+ * unset), and devices do: 165 to 328 in device trees. The pipeline uses
+ * 205, about 20%, a value found in several of them.
  */
 #ifndef PL_ANDROID_TUNING_H
 #define PL_ANDROID_TUNING_H
@@ -20,6 +28,7 @@
 
 #define ANDROID_RT_UCLAMP_MIN_PATH "/proc/sys/kernel/sched_util_clamp_min_rt_default"
 #define ANDROID_RT_UCLAMP_MIN "0"
+#define ANDROID_SF_UCLAMP_MIN 205	/* ro.surface_flinger.uclamp.min */
 
 struct android_tuning {
 	bool rt_min_saved;	/* rt_min holds the value to put back */
@@ -31,5 +40,10 @@ struct android_tuning {
 int android_tuning_apply(struct android_tuning *t, char *err, size_t errlen);
 /* Puts back what apply changed; a second call does nothing. */
 void android_tuning_restore(struct android_tuning *t);
+/*
+ * Give the calling thread (SurfaceFlinger) ANDROID_SF_UCLAMP_MIN, keeping
+ * its policy: 0, or -1 with errno (a kernel without uclamp: EOPNOTSUPP).
+ */
+int android_sf_uclamp(void);
 
 #endif

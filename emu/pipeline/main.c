@@ -181,6 +181,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipeline: %s %s -> %s for the run, as Android's init sets it\n",
 			ANDROID_RT_UCLAMP_MIN_PATH, ss.tuning.rt_min,
 			ANDROID_RT_UCLAMP_MIN);
+	if (!quiet && !ss.tuning.rt_min_absent)
+		fprintf(stderr, "pipeline: SurfaceFlinger uclamp.min %d, as a device's ro.surface_flinger.uclamp.min\n",
+			ANDROID_SF_UCLAMP_MIN);
 	results_table_header(stdout, &meta);
 	fflush(stdout);
 	for (i = 0; i < n && !interrupted; i++) {

@@ -37,6 +37,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "bufferqueue.h"
+#include "android_tuning.h"
 #include "energy_limit.h"
 #include "fence.h"
 #include "frame_work.h"
@@ -46,8 +47,14 @@
 #include "work.h"
 #include "clock.h"
 
-#define PRIO_DISPATCH	3	/* SCHED_FIFO: VSYNC dispatch and control */
+#define PRIO_DISPATCH	3	/* SCHED_FIFO: VSYNC dispatch */
 #define PRIO_SF		2	/* SurfaceFlinger, as Android */
+/*
+ * The control thread: input, as Android's input threads (CFS there) it
+ * must not delay SurfaceFlinger, and the frequency samples, which are
+ * the instrument's. FIFO below SurfaceFlinger, above the app's CFS.
+ */
+#define PRIO_CONTROL	1
 #define MAX_PENDING	16	/* present fences not yet signaled */
 #define NTHREADS	4	/* dispatch, UI, RenderThread, SF */
 
@@ -445,6 +452,10 @@ static void *sf_main(void *arg)
 	int64_t present;
 
 	set_fifo(PRIO_SF);
+	/* a kernel without uclamp runs it without: the RT default is absent too */
+	if (android_sf_uclamp() && errno != EOPNOTSUPP)
+		fprintf(stderr, "pipeline: SurfaceFlinger uclamp.min: sched_setattr: %s\n",
+			strerror(errno));
 	if (!thread_ready(p, &p->sf_tid, "surfaceflinger"))
 		return NULL;
 	while (wait_vsync(p, false, &seen, &present))
@@ -733,7 +744,7 @@ static void run_strategy(struct pl *p, const struct strategy *s)
 		goto out;
 	}
 	r->dl_bw_ppm = ctx.dl_bw_reserved_ppm;
-	set_fifo(PRIO_DISPATCH);
+	set_fifo(PRIO_CONTROL);
 	e_ok = gplat_energy_uj(p->cfg->ph, &e0) == 0;
 	r_ok = gplat_residency(p->cfg->ph, &res0) == 0;
 	t0 = mono_ns();
