@@ -51,12 +51,17 @@ TEST_F_TIMEOUT(article, schedutil_misses_touchboost_does_not, 240)
 		SKIP(return, "no cpufreq: boot with phone_cpufreq.enable=1 (the emulated phone)");
 	RUN("cfs", &cfs);
 	RUN("touchboost", &tb);
-	/* schedutil alone: the sequential chain misses its latch often */
-	ASSERT_GE(cfs.app_missed, FRAMES / 10u);
-	/* boosted while touching: at most half as many misses */
-	ASSERT_LE(tb.app_missed * 2, cfs.app_missed)
-		TH_LOG("RenderThread missed %u latches under touchboost, %u under cfs",
-		       tb.app_missed, cfs.app_missed);
+	/*
+	 * Judged on janky frames, what the user sees: on the slow debug
+	 * kernel RenderThread may miss its latch under both (the frame is
+	 * then shown a period later, every frame alike, and is not janky).
+	 */
+	TH_LOG("janky frames: %u under cfs, %u under touchboost (latch misses %u, %u)",
+	       cfs.sum.janky, tb.sum.janky, cfs.app_missed, tb.app_missed);
+	/* schedutil alone: the sequential chain misses frames often */
+	ASSERT_GE(cfs.sum.janky, FRAMES / 10u);
+	/* boosted while touching: at most half as many */
+	ASSERT_LE(tb.sum.janky * 2, cfs.sum.janky);
 }
 
 TEST_HARNESS_MAIN
