@@ -7,9 +7,9 @@
 #
 # The boot is without the emulated phone: on it, with the debug kernel and
 # icount (one instruction count drives the guest clock for all four
-# vCPUs, so parallel work is serialised), cfs and uclamp miss frames even
-# on the light workload, and the article's example misses under every
-# strategy (see the issue 6 note). So the tests that need cpufreq
+# vCPUs, so parallel work is serialised), most strategies miss frames
+# even on the light workload (see the issue 6 note). So the tests that
+# need cpufreq
 # (touchboost, uclamp, the article's example) skip here, and only those
 # may: a "host too busy" skip in a deterministic boot is a failure. The
 # article's example then runs in a boot of its own, on the phone.
