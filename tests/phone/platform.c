@@ -10,6 +10,7 @@
  * for the slowdown law) or generous where the scheduler decides.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -228,23 +229,29 @@ static unsigned int median_khz(struct phone_policy *p, int n,
  */
 TEST_F(phone, schedutil_switches_fast)
 {
-	char path[64], comm[32];
-	int pid, slow = 0;
+	char path[300], comm[32];
+	struct dirent *e;
+	int slow = 0;
+	DIR *proc = opendir("/proc");
 
-	for (pid = 1; pid < 4096; pid++) {
+	ASSERT_NE(NULL, proc);
+	while ((e = readdir(proc))) {
 		FILE *f;
 
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;	/* not a process */
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
 		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "sugov:", 6)) {
-			TH_LOG("pid %d is %.*s: a policy switches slowly", pid,
+			TH_LOG("pid %s is %.*s: a policy switches slowly", e->d_name,
 			       (int)strcspn(comm, "\n"), comm);
 			slow++;
 		}
 		fclose(f);
 	}
+	closedir(proc);
 	EXPECT_EQ(0, slow);
 }
 
