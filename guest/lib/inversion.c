@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -15,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cpu_share.h"
 #include "inversion.h"
 #include "kmod.h"
@@ -240,23 +243,220 @@ static int role_wait(struct role *r, const struct timespec *deadline,
 }
 
 /*
+ * The M hogs, and the gate that makes every sample an inversion. Spinning
+ * all along, hogs leave the owner only RT throttling's and the fair
+ * server's 50 ms a second to take the mutex in; a section taken early in
+ * that window ends in it, and a waiter that RT throttling does not stop
+ * meets no inversion at all. So between iterations the hogs are parked:
+ * the owner takes the mutex on its CPU, free, and the hogs come back a
+ * quarter section later, while it holds the mutex, as medium-importance
+ * tasks that wake up would. They park again once the waiter has the
+ * mutex, so that the owner, back to its low importance, can finish the
+ * iteration without waiting for RT throttling.
+ *
+ * The last hog to park keeps the gate: told to open it, it sleeps that
+ * quarter section on INV_CPU and lets the others go, so that nothing on
+ * another CPU (a waiter spinning on the owner there) holds the hogs back.
+ */
+struct hog_gang {
+	pthread_t thread[INV_MAX_HOGS];
+	int n;			/* threads started */
+	uint64_t pause_ns;	/* the gate opens so long after it is told */
+	bool parked_all;	/* the caller's view: all parked */
+	bool long_iteration;	/* the last one may have ended in a window */
+	volatile bool stop;
+	unsigned int round;	/* bumped to have the hogs park; atomic */
+	int parked;		/* hogs parked this round; atomic */
+	unsigned int gate;	/* bumped to let the parked hogs go; futex */
+	sem_t all_parked;	/* posted by the gate keeper */
+	sem_t open;		/* the gate keeper waits here */
+};
+
+static void timespec_add_ns(struct timespec *t, uint64_t ns)
+{
+	ns += t->tv_nsec;
+	t->tv_sec += ns / 1000000000;
+	t->tv_nsec = ns % 1000000000;
+}
+
+/*
+ * A generation, not a semaphore: a FIFO hog woken by a post runs only
+ * when the one before it blocks, and would find its token taken by that
+ * one parking again.
+ */
+static void wait_at_gate(struct hog_gang *h, unsigned int gen)
+{
+	while (__atomic_load_n(&h->gate, __ATOMIC_ACQUIRE) == gen)
+		syscall(SYS_futex, &h->gate, FUTEX_WAIT_PRIVATE, gen, NULL, NULL, 0);
+}
+
+static void release_parked(struct hog_gang *h)
+{
+	__atomic_add_fetch(&h->gate, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &h->gate, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* The last hog parked: when told, wait pause_ns and let every hog go. */
+static void keep_gate(struct hog_gang *h)
+{
+	struct timespec until;
+
+	sem_post(&h->all_parked);
+	sem_wait_intr(&h->open);
+	if (h->stop)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	timespec_add_ns(&until, h->pause_ns);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+		;
+	__atomic_store_n(&h->parked, 0, __ATOMIC_RELEASE);
+	release_parked(h);
+}
+
+/*
+ * Not cpu_share's hog_start(): that waits for each hog to run after it
+ * became SCHED_FIFO, and a second SCHED_FIFO hog of one priority never
+ * runs while the first spins. Here pthread_create() pins the thread and
+ * sets its policy before it first runs, so nothing waits on it. FIFO hogs
+ * of one priority park one after the other: each one runs when the one
+ * before it has parked.
+ */
+static void *inv_hog_main(void *arg)
+{
+	struct hog_gang *h = arg;
+	unsigned int seen = 0, gen;
+
+	while (!h->stop) {
+		if (__atomic_load_n(&h->round, __ATOMIC_ACQUIRE) == seen)
+			continue;
+		seen++;
+		gen = __atomic_load_n(&h->gate, __ATOMIC_ACQUIRE);
+		if (__atomic_add_fetch(&h->parked, 1, __ATOMIC_ACQ_REL) == h->n)
+			keep_gate(h);
+		else
+			wait_at_gate(h, gen);
+	}
+	return NULL;
+}
+
+/* Stop the hogs, parked or not. */
+static void stop_hogs(struct hog_gang *h)
+{
+	int i;
+
+	h->stop = true;
+	release_parked(h);
+	for (i = 0; i < h->n; i++)
+		sem_post(&h->open);
+	for (i = 0; i < h->n; i++)
+		pthread_join(h->thread[i], NULL);
+	sem_destroy(&h->all_parked);
+	sem_destroy(&h->open);
+	h->n = 0;
+}
+
+/* Park every hog, if they are not; -1 if they did not within 10 s. */
+static int park_hogs(struct hog_gang *h)
+{
+	struct timespec deadline;
+
+	if (!h->n || h->parked_all)
+		return 0;
+	__atomic_add_fetch(&h->round, 1, __ATOMIC_RELEASE);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 10;
+	while (sem_timedwait(&h->all_parked, &deadline)) {
+		if (errno == EINTR)
+			continue;
+		fprintf(stderr, "inversion: %d of %d hogs parked in 10 s\n",
+			__atomic_load_n(&h->parked, __ATOMIC_ACQUIRE), h->n);
+		return -1;
+	}
+	h->parked_all = true;
+	return 0;
+}
+
+/* Let the parked hogs go @pause_us from now. */
+static void open_gate(struct hog_gang *h, unsigned int pause_us)
+{
+	if (!h->n)
+		return;
+	h->pause_ns = pause_us * 1000ull;
+	h->parked_all = false;
+	sem_post(&h->open);
+}
+
+static int hog_attr(pthread_attr_t *attr, enum inv_hogs hogs)
+{
+	struct sched_param sp = {
+		.sched_priority = hogs == INV_HOGS_FIFO ? INV_HOG_PRIO : 0,
+	};
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(INV_CPU, &set);
+	return pthread_attr_init(attr) ||
+	       pthread_attr_setaffinity_np(attr, sizeof(set), &set) ||
+	       pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED) ||
+	       pthread_attr_setschedpolicy(attr, hogs == INV_HOGS_FIFO ?
+					   SCHED_FIFO : SCHED_OTHER) ||
+	       pthread_attr_setschedparam(attr, &sp);
+}
+
+/* Start @p->m hogs on INV_CPU; 0, or -1 with none left running. */
+static int start_hogs(struct hog_gang *h, const struct inv_point *p)
+{
+	pthread_attr_t attr;
+	int err = 0;
+
+	memset(h, 0, sizeof(*h));
+	sem_init(&h->all_parked, 0, 0);
+	sem_init(&h->open, 0, 0);
+	if (hog_attr(&attr, p->hogs)) {
+		fprintf(stderr, "inversion: hog thread attributes\n");
+		stop_hogs(h);
+		return -1;
+	}
+	for (; h->n < p->m && !err; h->n += !err) {
+		err = pthread_create(&h->thread[h->n], &attr, inv_hog_main, h);
+		if (err)
+			fprintf(stderr, "inversion: cannot start hog %d (%s): %s\n",
+				h->n, inv_hogs_names[p->hogs], strerror(err));
+	}
+	pthread_attr_destroy(&attr);
+	/* parked while the roles start: on INV_CPU, they must run */
+	if (!err && !park_hogs(h))
+		return 0;
+	stop_hogs(h);
+	return -1;
+}
+
+/*
  * One iteration: every role gets "go" with the same @after, and the
  * module's wait_locked orders them (the owner first, then whoever blocks
- * on it). Returns 0 and ctx->seq advanced, or -1.
+ * on it; the waiter is the last role). The hogs @h are parked until the
+ * owner has had a quarter section to take its mutex, and again from when
+ * the waiter has it. Returns 0 and ctx->seq advanced, or -1.
  */
-static int iterate(struct inv_ctx *ctx, struct role **roles, int n)
+static int iterate(struct inv_ctx *ctx, struct role **roles, int n,
+		   struct hog_gang *h)
 {
 	struct timespec deadline;
 	int i;
 
+	if (park_hogs(h))
+		return -1;
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += (time_t)ctx->timeout_s;
 	for (i = 0; i < n; i++) {
 		roles[i]->req.after = ctx->seq;
 		sem_post(&roles[i]->go);
 	}
+	open_gate(h, ctx->c_us / 4);
+	if (role_wait(roles[n - 1], &deadline, ctx->timeout_s) || park_hogs(h))
+		return -1;
 	for (i = 0; i < n; i++) {
-		if (role_wait(roles[i], &deadline, ctx->timeout_s))
+		if (i < n - 1 && role_wait(roles[i], &deadline, ctx->timeout_s))
 			return -1;
 		if (roles[i]->out.seq > ctx->seq)
 			ctx->seq = roles[i]->out.seq;
@@ -367,8 +567,16 @@ out:
 
 /* --- one point --------------------------------------------------------- */
 
-/* 5% of the default 1 s RT period, and some */
-#define RT_THROTTLE_SETTLE_US	100000
+/*
+ * Hogs that held the owner off until RT throttling or the fair server let
+ * it run leave a window of up to 5% of the 1 s period (50 ms) in which
+ * the RT class of INV_CPU is throttled, or the fair server runs CFS tasks
+ * above it. An iteration started there measures nothing: the owner runs
+ * its section alone, above its waiter and the hogs. So after a long
+ * iteration (RT throttling's window, and some) the next one waits for
+ * the window to end.
+ */
+#define HOG_WINDOW_SETTLE_US	100000
 
 static void role_init(struct role *r, const char *name, struct inv_ctx *ctx,
 		      unsigned long cmd, int mutex)
@@ -437,92 +645,50 @@ static int setup_roles(struct inv_ctx *ctx, const struct inv_point *p,
 }
 
 /*
- * Stop @n hogs. SCHED_FIFO hogs of one priority run one after the other:
- * each one sees @stop when the one before it has ended.
- */
-static void stop_hogs(pthread_t *hogs, volatile bool *stop, int n)
-{
-	int i;
-
-	*stop = true;
-	for (i = 0; i < n; i++)
-		pthread_join(hogs[i], NULL);
-}
-
-/*
- * The M hogs. Not cpu_share's hog_start(): that waits for each hog to run
- * after it became SCHED_FIFO, and a second SCHED_FIFO hog of one priority
- * never runs while the first spins. Here pthread_create() pins the thread
- * and sets its policy before it first runs, so nothing waits on it.
- */
-static void *inv_hog_main(void *arg)
-{
-	volatile bool *stop = arg;
-
-	while (!*stop)
-		;
-	return NULL;
-}
-
-static int hog_attr(pthread_attr_t *attr, enum inv_hogs hogs)
-{
-	struct sched_param sp = {
-		.sched_priority = hogs == INV_HOGS_FIFO ? INV_HOG_PRIO : 0,
-	};
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(INV_CPU, &set);
-	return pthread_attr_init(attr) ||
-	       pthread_attr_setaffinity_np(attr, sizeof(set), &set) ||
-	       pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED) ||
-	       pthread_attr_setschedpolicy(attr, hogs == INV_HOGS_FIFO ?
-					   SCHED_FIFO : SCHED_OTHER) ||
-	       pthread_attr_setschedparam(attr, &sp);
-}
-
-/* Start @p->m hogs on INV_CPU; 0, or -1 with none left running. */
-static int start_hogs(pthread_t *hogs, volatile bool *stop,
-		      const struct inv_point *p)
-{
-	pthread_attr_t attr;
-	int i, err = 0;
-
-	*stop = false;
-	if (hog_attr(&attr, p->hogs)) {
-		fprintf(stderr, "inversion: hog thread attributes\n");
-		return -1;
-	}
-	for (i = 0; i < p->m && !err; i++) {
-		err = pthread_create(&hogs[i], &attr, inv_hog_main, (void *)stop);
-		if (err)
-			fprintf(stderr, "inversion: cannot start hog %d (%s): %s\n",
-				i, inv_hogs_names[p->hogs], strerror(err));
-	}
-	pthread_attr_destroy(&attr);
-	if (!err)
-		return 0;
-	stop_hogs(hogs, stop, i - 1);
-	return -1;
-}
-
-/*
  * A SCHED_DEADLINE waiter's reservation is for one activation a period:
  * start its iterations a period apart, as a periodic task would come.
  * Back to back, a waiter that spins on the owner in mutex_lock() spends
  * the period's runtime in a few iterations and is throttled to the next.
+ *
+ * An iteration can end late: without proxy execution the waiter waits
+ * for its owner up to a second. Its activation then ran late too, so
+ * the next one waits a full period from now: on what a late activation
+ * left of the runtime, a waiter runs out of it halfway and waits for its
+ * next period, a slow sample that is not the mutex's.
  */
-static int pace(struct timespec *next, const struct role *waiter)
+static void pace(struct timespec *next, const struct role *waiter)
 {
-	uint64_t ns;
+	struct timespec now;
 
 	if (waiter->policy != SCHED_DEADLINE)
-		return 0;
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > next->tv_sec ||
+	    (now.tv_sec == next->tv_sec && now.tv_nsec > next->tv_nsec)) {
+		*next = now;
+		timespec_add_ns(next, waiter->dl_period_ns);
+	}
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
 		;
-	ns = next->tv_nsec + waiter->dl_period_ns;
-	next->tv_sec += ns / 1000000000;
-	next->tv_nsec = ns % 1000000000;
+	timespec_add_ns(next, waiter->dl_period_ns);
+}
+
+/*
+ * One iteration when its time has come: at @next for a DEADLINE waiter,
+ * and after the hog window that a long iteration before it ended in.
+ */
+static int timed_iteration(struct inv_ctx *ctx, struct role **roles, int n,
+			   struct hog_gang *h, struct timespec *next)
+{
+	double t0;
+
+	if (h->long_iteration)
+		usleep(HOG_WINDOW_SETTLE_US);
+	pace(next, roles[n - 1]);
+	t0 = mono_now();
+	if (iterate(ctx, roles, n, h))
+		return -1;
+	h->long_iteration = h->n && mono_now() - t0 > HOG_WINDOW_SETTLE_US / 1e6;
 	return 0;
 }
 
@@ -530,8 +696,7 @@ int inv_run(struct inv_ctx *ctx, struct inv_point *p)
 {
 	struct role owner, middle, waiter;
 	struct role *roles[3];
-	pthread_t hogs[INV_MAX_HOGS];
-	static volatile bool hogs_stop;
+	static struct hog_gang hogs;
 	struct timespec next;
 	int nroles = 0, started = 0, i, ret = -1;
 	bool chain;
@@ -548,18 +713,18 @@ int inv_run(struct inv_ctx *ctx, struct inv_point *p)
 		roles[nroles++] = &middle;
 	roles[nroles++] = &owner;
 	roles[nroles++] = &waiter;
-	if (start_hogs(hogs, &hogs_stop, p))
+	if (start_hogs(&hogs, p))
 		goto out_pin;
 	for (; started < nroles; started++)
 		if (role_start(roles[started]))
 			goto out;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	/* a first iteration, not counted: threads and caches warm up */
-	if (pace(&next, &waiter) || iterate(ctx, roles, nroles))
+	if (timed_iteration(ctx, roles, nroles, &hogs, &next))
 		return -1;	/* a thread may be stuck: the caller exits */
 	p->uncontended = 0;
 	for (i = 0; i < p->n; i++) {
-		if (pace(&next, &waiter) || iterate(ctx, roles, nroles))
+		if (timed_iteration(ctx, roles, nroles, &hogs, &next))
 			return -1;
 		p->block_us[i] = waiter.out.wait_ns / 1e3;
 		if (p->late_us)
@@ -573,14 +738,10 @@ int inv_run(struct inv_ctx *ctx, struct inv_point *p)
 out:
 	while (started--)
 		role_stop(roles[started]);
-	stop_hogs(hogs, &hogs_stop, p->m);
-	/*
-	 * SCHED_FIFO hogs leave INV_CPU's RT class throttled for up to the
-	 * rest of the RT period (5% of it): let that pass before the next
-	 * point's SCHED_FIFO waiter comes.
-	 */
-	if (p->hogs == INV_HOGS_FIFO && p->m)
-		usleep(RT_THROTTLE_SETTLE_US);
+	stop_hogs(&hogs);
+	/* the next point's first iteration must not start in the window */
+	if (p->m)
+		usleep(HOG_WINDOW_SETTLE_US);
 out_pin:
 	pin(-1);
 	return ret;

@@ -11,6 +11,9 @@
  * affinity must span its root domain). In the "free" scenario neither the
  * owner nor the waiter is pinned. The calling thread moves to
  * INV_OTHER_CPU while a point runs, so that it never queues behind hogs.
+ *
+ * Every sample is an inversion: the hogs are parked while the owner takes
+ * the mutex, and come back a quarter section later, while it holds it.
  */
 #ifndef FRAMESCHED_INVERSION_H
 #define FRAMESCHED_INVERSION_H
