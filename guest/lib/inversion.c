@@ -286,7 +286,7 @@ static void timespec_add_ns(struct timespec *t, uint64_t ns)
  */
 static void wait_at_gate(struct hog_gang *h, unsigned int gen)
 {
-	while (__atomic_load_n(&h->gate, __ATOMIC_ACQUIRE) == gen)
+	while (__atomic_load_n(&h->gate, __ATOMIC_ACQUIRE) == gen && !h->stop)
 		syscall(SYS_futex, &h->gate, FUTEX_WAIT_PRIVATE, gen, NULL, NULL, 0);
 }
 
