@@ -254,7 +254,8 @@ TEST_F_TIMEOUT(inversion, baseline_fifo_waiter_cfs_hogs, 120)
  * baselines are not checked: with C = 1 ms only a waiter on the owner's
  * CPU preempts the owner; hogs that wake up do not (EEVDF lets the owner
  * run out its slice, 0.75 ms times 1 + log2 of the CPUs, more than C
- * here), so the owner often ends its section before they run (remote, off: p90 0.98 C, max 286 C). The
+ * here), so the owner often ends its section before they run (measured
+ * with the remote off half checked: p90 0.98 C, max 286 C). The
  * benchmark's C = 10 ms shows those baselines (README).
  */
 FIXTURE(proxy) {
