@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A thread's capacity- and frequency-invariant run time, as the kernel
- * shows it in /proc/PID/task/TID/invariant_runtime (patch 0017): the time
+ * shows it in /proc/PID/task/TID/invariant_runtime (patch 0018): the time
  * its work would take on the biggest CPU at its highest frequency.
  */
 #ifndef FRAMESCHED_INVARIANT_RUNTIME_H

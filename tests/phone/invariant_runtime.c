@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/PID/task/TID/invariant_runtime (patch 0017) on the emulated
+ * /proc/PID/task/TID/invariant_runtime (patch 0018) on the emulated
  * phone: a thread pinned to a CPU of capacity C held at frequency f of
  * its cluster's fmax gains C/1024 * f/fmax ns of invariant run time per
  * ns it runs (within 5%), on each cluster at its lowest and highest OPP;
