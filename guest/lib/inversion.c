@@ -695,14 +695,18 @@ static int timed_iteration(struct inv_ctx *ctx, struct role **roles, int n,
 /*
  * One line per sample in the trace when the guest traces (tracefs mounted,
  * tools/guest-trace): the slow samples can then be found in the trace.
- * Without tracefs the file is not there and nothing is written.
+ * Without tracefs the file is not there and nothing is written. Opened
+ * once, on the first sample, and left open for the process.
  */
-static void mark_sample(int fd, const struct inv_point *p, int i,
+static void mark_sample(const struct inv_point *p, int i,
 			const struct role *waiter, const struct role *owner)
 {
+	static int fd = -2;
 	char line[160];
 	int len;
 
+	if (fd == -2)
+		fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	len = snprintf(line, sizeof(line),
@@ -721,7 +725,7 @@ int inv_run(struct inv_ctx *ctx, struct inv_point *p)
 	struct role *roles[3];
 	static struct hog_gang hogs;
 	struct timespec next;
-	int nroles = 0, started = 0, i, ret = -1, marker = -1;
+	int nroles = 0, started = 0, i, ret = -1;
 	bool chain;
 
 	if (p->m < 0 || p->m > INV_MAX_HOGS || p->n < 1)
@@ -741,15 +745,14 @@ int inv_run(struct inv_ctx *ctx, struct inv_point *p)
 	for (; started < nroles; started++)
 		if (role_start(roles[started]))
 			goto out;
-	marker = open("/sys/kernel/tracing/trace_marker", O_WRONLY | O_CLOEXEC);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	/* a first iteration, not counted: threads and caches warm up */
 	if (timed_iteration(ctx, roles, nroles, &hogs, &next))
-		goto stuck;
+		return -1;	/* a thread may be stuck: the caller exits */
 	p->uncontended = 0;
 	for (i = 0; i < p->n; i++) {
 		if (timed_iteration(ctx, roles, nroles, &hogs, &next))
-			goto stuck;
+			return -1;
 		p->block_us[i] = waiter.out.wait_ns / 1e3;
 		if (p->late_us)
 			p->late_us[i] = waiter.out.late_ns / 1e3;
@@ -757,12 +760,10 @@ int inv_run(struct inv_ctx *ctx, struct inv_point *p)
 			p->own_us[i] = (owner.out.hold_ns -
 					owner.out.queued_ns) / 1e3;
 		p->uncontended += !waiter.out.contended;
-		mark_sample(marker, p, i, &waiter, &owner);
+		mark_sample(p, i, &waiter, &owner);
 	}
 	ret = 0;
 out:
-	if (marker >= 0)
-		close(marker);
 	while (started--)
 		role_stop(roles[started]);
 	stop_hogs(&hogs);
@@ -772,9 +773,4 @@ out:
 out_pin:
 	pin(-1);
 	return ret;
-stuck:
-	/* a thread may be stuck: leave the roles, the caller exits */
-	if (marker >= 0)
-		close(marker);
-	return -1;
 }
