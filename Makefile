@@ -161,3 +161,12 @@ build/guest/bench/%: bench/%.c $(GUEST_LIB) $(GUEST_HDRS)
 
 clean:
 	rm -rf build/guest build/results
+
+## tools/insn-profile's QEMU plugin (host) and its guest marker
+build/tools/insn_count.so: tools/insn-count/insn_count.c tools/insn-count/*.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Wno-unused-parameter -shared -fPIC -fvisibility=hidden -o $@ $<
+
+build/tools/insn_mark: tools/insn-count/insn_mark.c tools/insn-count/insn_mark.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -o $@ $<
