@@ -40,7 +40,10 @@ struct block_count {
 	uint64_t at_start;	/* count at the last start mark */
 };
 
-/* protected by table_lock (translation may run on several vCPU threads) */
+/*
+ * protected by table_lock (translation and the marks may run on several
+ * vCPU threads); the counts themselves are bumped by generated code
+ */
 static struct block_count *table;
 static unsigned int used;
 static int table_full;
@@ -72,9 +75,11 @@ static struct block_count *block_count_get(uint64_t vaddr)
 
 static void mark_start(unsigned int vcpu, void *udata)
 {
+	pthread_mutex_lock(&table_lock);
 	for (unsigned int i = 0; i < TABLE_SIZE; i++)
 		table[i].at_start = table[i].count;
 	user_at_start = user_count;
+	pthread_mutex_unlock(&table_lock);
 }
 
 static void mark_stop(unsigned int vcpu, void *udata)
@@ -89,6 +94,7 @@ static void mark_stop(unsigned int vcpu, void *udata)
 		qemu_plugin_outs(msg);
 		return;
 	}
+	pthread_mutex_lock(&table_lock);
 	for (unsigned int i = 0; i < TABLE_SIZE; i++) {
 		uint64_t n = table[i].count - table[i].at_start;
 
@@ -101,6 +107,7 @@ static void mark_stop(unsigned int vcpu, void *udata)
 	fprintf(f, "# kernel %" PRIu64 "\n", kernel);
 	if (table_full)
 		fprintf(f, "# incomplete: more than %u kernel blocks\n", TABLE_SIZE / 2);
+	pthread_mutex_unlock(&table_lock);
 	fclose(f);
 }
 
