@@ -21,6 +21,7 @@
 #include "cpu_share.h"
 #include "inversion.h"
 #include "kmod.h"
+#include "spin_pause.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
@@ -324,11 +325,14 @@ static void keep_gate(struct hog_gang *h)
 static void *inv_hog_main(void *arg)
 {
 	struct hog_gang *h = arg;
-	unsigned int seen = 0, gen;
+	unsigned int seen = 0, gen, spins = 0;
 
 	while (!h->stop) {
-		if (__atomic_load_n(&h->round, __ATOMIC_ACQUIRE) == seen)
+		if (__atomic_load_n(&h->round, __ATOMIC_ACQUIRE) == seen) {
+			if (!(++spins % INV_HOG_LOOPS_PER_PAUSE))
+				spin_pause();
 			continue;
+		}
 		seen++;
 		gen = __atomic_load_n(&h->gate, __ATOMIC_ACQUIRE);
 		if (__atomic_add_fetch(&h->parked, 1, __ATOMIC_ACQ_REL) == h->n)

@@ -27,6 +27,14 @@
 #define INV_WAITER_PRIO		80
 #define INV_HOG_PRIO		50	/* SCHED_FIFO hogs, below the waiter */
 #define INV_MAX_HOGS		16
+/*
+ * A hog's loop pauses once in so many turns: a spin-wait loop should, and
+ * under QEMU's icount a vCPU that never pauses hides its stores (the
+ * owner's preemption among them) from the other vCPUs until the next
+ * timer deadline, milliseconds (bench/spin_visibility.c). Not every turn:
+ * each pause costs the host a vCPU switch there.
+ */
+#define INV_HOG_LOOPS_PER_PAUSE	1024
 
 /* the waiter's side of a scenario */
 enum inv_scenario {
