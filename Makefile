@@ -44,11 +44,15 @@ check: deps
 check-series: deps
 	@tools/check-series
 
-## make soak: the lock torture suite for longer, SOAK_S seconds a lock type
+## make soak: the long runs: the lock torture suite for longer, SOAK_S
+## seconds a lock type; proxy execution's inversion target with 1, 2 and
+## 4 hogs in a deterministic boot (make check: 1 hog)
 SOAK_S ?= 600
 soak: deps
 	@tools/kernel-build debug
+	@$(MAKE) -s guest
 	@FRAMESCHED_TORTURE_S=$(SOAK_S) tests/vm/locktorture.sh
+	@FRAMESCHED_INVERSION_M=1,2,4 tests/vm/inversion_icount.sh
 
 ## make bench-sched: the series against the pristine tree, scheduler
 ## micro-benchmarks in alternating boots (BENCH_ROUNDS boots of each)
