@@ -22,12 +22,8 @@ tools/vm --out "$d" --timeout 900 -- sh -c '
 	rmmod test-ww_mutex
 	grep -qw PROXY_EXEC '"$f"' || { echo absent >"$1/flip.rc"; exit 0; }
 	dmesg -C
-	(while :; do echo NO_PROXY_EXEC >'"$f"'; sleep 0.02
-		echo PROXY_EXEC >'"$f"'; sleep 0.02; done) &
-	modprobe test-ww_mutex
+	tools/flip-sched-feature PROXY_EXEC -- modprobe test-ww_mutex
 	echo "modprobe=$?" >"$1/flip.rc"
-	kill $!; wait
-	echo PROXY_EXEC >'"$f"'
 	dmesg >"$1/flip.log"' sh "$d" >"$d/out" 2>&1
 vm_rc=$?
 

@@ -36,15 +36,11 @@ tools/vm --out "$d" --timeout $((secs * 10 + 300)) -- sh -c '
 		if [ "$type" = flip ]; then
 			set -- $params; type=$1; shift; params="$*"
 			grep -qw PROXY_EXEC '"$f"' || { echo absent >"'"$d"'/run$i.log"; continue; }
-			(while :; do echo NO_PROXY_EXEC >'"$f"'; sleep 0.02
-				echo PROXY_EXEC >'"$f"'; sleep 0.02; done) &
-			flip=$!
+			flip="tools/flip-sched-feature PROXY_EXEC --"
 		fi
 		dmesg -C
-		modprobe locktorture torture_type=$type $params stat_interval=0 verbose=0 || exit 1
-		sleep '"$secs"'
-		rmmod locktorture
-		[ -z "$flip" ] || { kill $flip; wait $flip; echo PROXY_EXEC >'"$f"'; }
+		$flip sh -c "modprobe locktorture torture_type=$type $params stat_interval=0 verbose=0 || exit 1
+			sleep '"$secs"'; rmmod locktorture; exit 0" || exit 1
 		dmesg >"'"$d"'/run$i.log"
 	done' sh "$runs" >"$d/out" 2>&1
 vm_rc=$?
