@@ -58,8 +58,9 @@ static void __attribute__((noreturn)) usage(int status)
 	fprintf(status ? stderr : stdout,
 		"usage: " PROG " [options]\n"
 		"  -n, --samples N      stores timed per point (default %d)\n"
-		"  -p, --pause-every L  comma-separated: the storer's loop pauses once\n"
-		"                       in each N turns, 0 never (default 0,%d)\n",
+		"  -p, --pause-every N[,N...]\n"
+		"                       the storer's loop pauses once in each N turns,\n"
+		"                       0 never; one table row each (default 0,%d)\n",
 		o.samples, INV_HOG_LOOPS_PER_PAUSE);
 	exit(status);
 }
@@ -139,14 +140,16 @@ static int pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
-/* As mutex_spin_on_owner(): look, pause, look again. */
+/*
+ * As mutex_spin_on_owner(): look, pause, look again. Pinned by its
+ * creator: a spinner that failed to pin itself and left would leave the
+ * storer waiting for its acknowledgement for ever.
+ */
 static void *spinner_main(void *arg)
 {
 	struct point *p = arg;
 	long i;
 
-	if (pin(SPINNER_CPU))
-		return (void *)-1L;
 	for (i = 1; i <= p->n; i++) {
 		while (__atomic_load_n(&p->seq, __ATOMIC_ACQUIRE) != i)
 			spin_pause();
@@ -194,8 +197,9 @@ static double pct_us(const int64_t *sorted, int n, int pct)
 /* Time @p->n stores; 0, or -1 after a message. */
 static int run_point(struct point *p)
 {
+	pthread_attr_t attr;
 	pthread_t spinner;
-	void *ret;
+	cpu_set_t set;
 	int i, err;
 
 	if ((err = pin(STORER_CPU))) {
@@ -203,18 +207,20 @@ static int run_point(struct point *p)
 			STORER_CPU, strerror(-err));
 		return -1;
 	}
-	err = pthread_create(&spinner, NULL, spinner_main, p);
+	CPU_ZERO(&set);
+	CPU_SET(SPINNER_CPU, &set);
+	pthread_attr_init(&attr);
+	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!err)
+		err = pthread_create(&spinner, &attr, spinner_main, p);
+	pthread_attr_destroy(&attr);
 	if (err) {
-		fprintf(stderr, PROG ": cannot start the spinner: %s\n", strerror(err));
+		fprintf(stderr, PROG ": cannot start the spinner on CPU %d: %s\n",
+			SPINNER_CPU, strerror(err));
 		return -1;
 	}
 	store_samples(p);
-	pthread_join(spinner, &ret);
-	if (ret) {
-		fprintf(stderr, PROG ": pinning the spinner to CPU %d failed\n",
-			SPINNER_CPU);
-		return -1;
-	}
+	pthread_join(spinner, NULL);
 	for (i = 0; i < p->n; i++)
 		p->seen_ns[i] -= p->stored_ns[i];
 	qsort(p->seen_ns, p->n, sizeof(p->seen_ns[0]), cmp_i64);
