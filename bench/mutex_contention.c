@@ -101,11 +101,7 @@ static void parse_args(int argc, char **argv)
 			usage(2);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "mutex_contention: %s: unexpected argument (options only)\n",
-			argv[optind]);
-		exit(2);
-	}
+	args_none_left("mutex_contention", optind, argc, argv);
 }
 
 static void feature_restore(void)

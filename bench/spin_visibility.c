@@ -114,11 +114,7 @@ static void parse_args(int argc, char **argv)
 			usage(2);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": %s: unexpected argument (options only)\n",
-			argv[optind]);
-		exit(2);
-	}
+	args_none_left(PROG, optind, argc, argv);
 }
 
 /* --- one point ----------------------------------------------------------- */

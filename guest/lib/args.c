@@ -20,3 +20,12 @@ long long arg_int(const char *prog, const char *opt, const char *s,
 	}
 	return v;
 }
+
+void args_none_left(const char *prog, int optind, int argc, char **argv)
+{
+	if (optind < argc) {
+		fprintf(stderr, "%s: %s: unexpected argument (options only)\n",
+			prog, argv[optind]);
+		exit(2);
+	}
+}

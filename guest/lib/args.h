@@ -11,4 +11,10 @@
 long long arg_int(const char *prog, const char *opt, const char *s,
 		  long long lo, long long hi);
 
+/*
+ * For programs that take options only: if argv[@optind] exists, exit
+ * with status 2 after "PROG: ARG: unexpected argument (options only)".
+ */
+void args_none_left(const char *prog, int optind, int argc, char **argv);
+
 #endif
