@@ -188,13 +188,15 @@ struct ft_verdict ft_classify(const struct ft_frame *f)
 }
 
 /*
- * Dropped counts as janky although Perfetto paints it blue ("not a
- * jank"): here a buffer is only dropped when it missed its latch and a
- * newer one caught up, so its VSYNC showed the old frame again.
+ * Every FrameTimeline jank type counts, Buffer Stuffing too: a stuffed
+ * frame reaches the screen a period or more after its expected present,
+ * which is what a user sees as lag, even when the app was not the cause.
+ * Dropped counts although Perfetto paints it blue ("not a jank"): the
+ * frame never reached the screen.
  */
 bool ft_is_janky(enum ft_jank j)
 {
-	return j != FT_JANK_NONE && j != FT_JANK_BUFFER_STUFFING;
+	return j != FT_JANK_NONE;
 }
 
 int64_t ft_present_latency_ns(const struct ft_frame *f)

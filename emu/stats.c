@@ -30,7 +30,8 @@ double stats_percentile(double *v, size_t n, double p)
 	return v[rank - 1];
 }
 
-int stats_summarize(const struct ft_frame *f, size_t n, struct run_summary *s)
+int stats_summarize(const struct ft_frame *f, size_t n, uint32_t skipped,
+		    struct run_summary *s)
 {
 	double *lat = malloc((n ? n : 1) * sizeof(*lat));
 	size_t i, nlat = 0;
@@ -44,13 +45,16 @@ int stats_summarize(const struct ft_frame *f, size_t n, struct run_summary *s)
 
 		s->jank[v.jank]++;
 		s->janky += ft_is_janky(v.jank);
+		s->on_time += v.present == FT_PRESENT_ON_TIME;
 		s->dropped += f[i].dropped;
 		if (l >= 0)
 			lat[nlat++] = l / 1e6;
 	}
 	s->frames = (uint32_t)n;
+	s->skipped = skipped;
 	s->presented = (uint32_t)nlat;
 	s->janky_pct = n ? 100.0 * s->janky / n : 0;
+	s->on_time_pct = n + skipped ? 100.0 * s->on_time / (n + skipped) : 0;
 	s->latency_p50_ms = stats_percentile(lat, nlat, 50);
 	s->latency_p90_ms = stats_percentile(lat, nlat, 90);
 	s->latency_p99_ms = stats_percentile(lat, nlat, 99);

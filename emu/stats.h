@@ -16,11 +16,14 @@
 
 struct run_summary {
 	uint32_t frames;		/* records classified */
+	uint32_t skipped;		/* frames the app did not draw (no record) */
 	uint32_t presented;
+	uint32_t on_time;		/* presented within 2 ms of the expected present */
 	uint32_t dropped;
 	uint32_t janky;			/* ft_is_janky() of the main cause */
 	uint32_t jank[FT_JANK_COUNT];	/* frames per main cause */
 	double janky_pct;		/* janky / frames * 100 */
+	double on_time_pct;		/* on_time / (frames + skipped) * 100 */
 	/* present latency (VSYNC-app to on screen) of presented frames, ms */
 	double latency_p50_ms, latency_p90_ms, latency_p99_ms;
 	/* energy, filled by stats_set_energy(); 0 until then */
@@ -32,8 +35,14 @@ struct run_summary {
  * Returns 0 for n == 0.
  */
 double stats_percentile(double *v, size_t n, double p);
-/* Classify every record and fill s (energy fields zeroed). 0, or -1 on ENOMEM. */
-int stats_summarize(const struct ft_frame *f, size_t n, struct run_summary *s);
+/*
+ * Classify every record and fill s (energy fields zeroed); @skipped
+ * frames were produced by the app but never drawn (no record): they count
+ * against on_time_pct, not in janky_pct, whose base is FrameTimeline's
+ * records. 0, or -1 on ENOMEM.
+ */
+int stats_summarize(const struct ft_frame *f, size_t n, uint32_t skipped,
+		    struct run_summary *s);
 /* Energy of the run and of the physical limit (µJ); limit 0: no ratio. */
 void stats_set_energy(struct run_summary *s, double energy_uj, double limit_uj);
 

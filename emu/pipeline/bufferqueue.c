@@ -94,7 +94,7 @@ void bq_queue(struct bufferqueue *bq, int slot, int64_t frame,
 	pthread_mutex_unlock(&bq->lock);
 }
 
-int bq_pending(struct bufferqueue *bq)
+bool bq_running_behind(struct bufferqueue *bq)
 {
 	int i, n = 0;
 
@@ -102,7 +102,7 @@ int bq_pending(struct bufferqueue *bq)
 	for (i = 0; i < BQ_BUFFERS; i++)
 		n += bq->slot[i].state == BQ_QUEUED;
 	pthread_mutex_unlock(&bq->lock);
-	return n;
+	return n > 0;
 }
 
 void bq_latch(struct bufferqueue *bq, int64_t present_ns, int64_t early_ns,
@@ -112,19 +112,11 @@ void bq_latch(struct bufferqueue *bq, int64_t present_ns, int64_t early_ns,
 
 	l->slot = -1;
 	l->frame = -1;
-	l->ndropped = 0;
 	pthread_mutex_lock(&bq->lock);
-	/*
-	 * In queue order, up to the first buffer whose GPU work is not done
-	 * or whose frame is early (it waits for its own VSYNC).
-	 */
-	while ((i = oldest(bq, BQ_QUEUED)) >= 0 &&
-	       bq->slot[i].present_ns - present_ns < early_ns &&
-	       fence_status(bq->slot[i].acquire_fd) == 1) {
-		if (l->slot >= 0) {
-			l->dropped[l->ndropped++] = l->frame;
-			set_free(bq, &bq->slot[l->slot], FENCE_NONE);
-		}
+	/* the oldest, once its GPU work is done and its VSYNC has come */
+	i = oldest(bq, BQ_QUEUED);
+	if (i >= 0 && bq->slot[i].present_ns - present_ns < early_ns &&
+	    fence_status(bq->slot[i].acquire_fd) == 1) {
 		l->slot = i;
 		l->frame = bq->slot[i].frame;
 		bq->slot[i].state = BQ_LATCHED;

@@ -9,16 +9,16 @@
  *            drawing), blocking while none is free;
  *   queue    the producer hands it back with a frame and an acquire fence
  *            (the GPU's: the buffer is queued before the GPU is done);
- *   latch    the consumer takes the newest queued buffer whose acquire
- *            fence has signaled and which is not early; older queued ones
- *            are dropped (released at once, no fence). GPU jobs finish in
- *            order, so it scans in queue order and stops at the first
- *            unsignaled fence or early buffer. A buffer is early when the
- *            present its frame was predicted for is half a VSYNC period
- *            or more after the present being composed: SurfaceFlinger's
- *            frameIsEarly() holds such a frame back for a later VSYNC
- *            rather than show it ahead of its time and drop the one
- *            before it;
+ *   latch    the consumer takes the oldest queued buffer, one a VSYNC,
+ *            if its acquire fence has signaled and it is not early;
+ *            nothing is dropped. An app's buffers carry automatic
+ *            timestamps, and BufferQueueConsumer::acquireBuffer() drops
+ *            a queued buffer only for an explicit present time; with
+ *            BLAST, SurfaceFlinger applies at most one buffer of a layer
+ *            per frame. A buffer is early when the present its frame was
+ *            predicted for is half a VSYNC period or more after the
+ *            present being composed: SurfaceFlinger's frameIsEarly()
+ *            holds such a frame back for a later VSYNC;
  *   shown    the latched buffer goes on screen with the release fence the
  *            display returned; the one it replaces becomes free with its
  *            own release fence (signaled at the VSYNC that replaces it).
@@ -34,7 +34,6 @@
 #include <stdint.h>
 
 #define BQ_BUFFERS	3
-#define BQ_MAX_DROPS	BQ_BUFFERS
 
 enum bq_state { BQ_FREE, BQ_DEQUEUED, BQ_QUEUED, BQ_LATCHED, BQ_SHOWN };
 
@@ -58,8 +57,6 @@ struct bufferqueue {
 struct bq_latch {
 	int slot;			/* -1: nothing new to show */
 	int64_t frame;
-	int ndropped;
-	int64_t dropped[BQ_MAX_DROPS];	/* frames dropped by this latch */
 };
 
 void bq_init(struct bufferqueue *bq);
@@ -71,8 +68,12 @@ void bq_stop(struct bufferqueue *bq);
 int bq_dequeue(struct bufferqueue *bq, int *release_fd);
 void bq_queue(struct bufferqueue *bq, int slot, int64_t frame,
 	      int64_t present_ns, int acquire_fd);
-/* Queued buffers whose acquire fence is not signaled yet. */
-int bq_pending(struct bufferqueue *bq);
+/*
+ * The consumer runs behind: a buffer the producer queued is still not
+ * latched (render_thread.c says why one, not two as
+ * BufferQueueProducer::query() counts).
+ */
+bool bq_running_behind(struct bufferqueue *bq);
 /*
  * Latch for the present at @present_ns: buffers predicted for
  * @present_ns + @early_ns or later are early and stay queued.

@@ -23,6 +23,7 @@
 #include "workload.h"
 
 #define PL_ERR_LEN	256
+#define PL_WARMUP_FRAMES 3	/* left out of the frame figures (frames.c) */
 
 /* What a run is given. */
 struct pl_config {
@@ -42,6 +43,8 @@ struct pl_result {
 	enum pl_status status;
 	char error[PL_ERR_LEN];
 	uint32_t frames_requested;
+	uint32_t warmup;		/* first frames left out of sum */
+	uint32_t ui_ahead;		/* doFrame began before the previous sync */
 	struct run_summary sum;		/* FrameTimeline numbers */
 	uint32_t app_missed;		/* RenderThread queued after the latch */
 	double run_s;			/* guest wall time of the run */

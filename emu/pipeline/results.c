@@ -22,9 +22,13 @@ void results_table_header(FILE *f, const struct results_meta *m)
 	fprintf(f, "platform: %s; energy: %s\n", m->ph->plat_source,
 		m->ph->energy ? "energy_uj of every cpufreq policy" :
 				"unavailable (no cpufreq energy meter)");
-	fprintf(f, "%-12s %6s %7s %7s %7s %7s %7s %9s %8s %6s %7s %8s\n",
-		"strategy", "frames", "janky%", "dropped", "p50ms", "p90ms",
-		"p99ms", "energy_mJ", "mJ/frame", "xlimit", "DL_bw%", "bg_it/s");
+	fprintf(f, "nominal present latency %.1f ms (VSYNC-app to present); the first %u frames are warm-up, left out\n",
+		(m->wl->app_duration_us + m->wl->sf_duration_us) / 1000.0,
+		PL_WARMUP_FRAMES);
+	fprintf(f, "%-12s %6s %8s %7s %7s %7s %7s %7s %9s %8s %6s %7s %8s\n",
+		"strategy", "frames", "ontime%", "janky%", "stuffed", "skipped",
+		"p50ms", "p99ms", "energy_mJ", "mJ/frame", "xlimit", "DL_bw%",
+		"bg_it/s");
 }
 
 void results_table_row(FILE *f, const struct pl_result *r)
@@ -44,9 +48,10 @@ void results_table_row(FILE *f, const struct pl_result *r)
 	}
 	if (r->dl_bw_ppm)
 		snprintf(dl, sizeof(dl), "%.1f", r->dl_bw_ppm / 1e4);
-	fprintf(f, "%-12s %6u %7.1f %7u %7.1f %7.1f %7.1f %9s %8s %6s %7s %8.0f%s%s\n",
-		r->strategy, s->frames, s->janky_pct, s->dropped,
-		s->latency_p50_ms, s->latency_p90_ms, s->latency_p99_ms, e, ef,
+	fprintf(f, "%-12s %6u %8.1f %7.1f %7u %7u %7.1f %7.1f %9s %8s %6s %7s %8.0f%s%s\n",
+		r->strategy, s->frames, s->on_time_pct, s->janky_pct,
+		s->jank[FT_JANK_BUFFER_STUFFING], s->skipped,
+		s->latency_p50_ms, s->latency_p99_ms, e, ef,
 		x, dl, r->bg_iter_per_s,
 		r->status == PL_OK ? "" : "  ",
 		r->status == PL_OK ? "" : status_name[r->status]);
@@ -90,9 +95,16 @@ static json_t *run_json(const struct results_meta *m, const struct pl_result *r)
 						      json_null());
 	json_object_set_new(o, "frames", json_integer(s->frames));
 	json_object_set_new(o, "frames_requested", json_integer(r->frames_requested));
+	json_object_set_new(o, "warmup_frames", json_integer(r->warmup));
+	json_object_set_new(o, "skipped", json_integer(s->skipped));
 	json_object_set_new(o, "presented", json_integer(s->presented));
+	json_object_set_new(o, "on_time", json_integer(s->on_time));
+	json_object_set_new(o, "on_time_pct", num(s->on_time_pct));
 	json_object_set_new(o, "janky", json_integer(s->janky));
 	json_object_set_new(o, "janky_pct", num(s->janky_pct));
+	json_object_set_new(o, "buffer_stuffing",
+			    json_integer(s->jank[FT_JANK_BUFFER_STUFFING]));
+	json_object_set_new(o, "ui_ahead", json_integer(r->ui_ahead));
 	json_object_set_new(o, "dropped", json_integer(s->dropped));
 	json_object_set_new(o, "app_missed_latch", json_integer(r->app_missed));
 	json_object_set_new(o, "p50_latency_ms", num(s->latency_p50_ms));
@@ -146,11 +158,15 @@ int results_write_json(const char *path, const struct results_meta *m,
 	size_t i;
 	int ret;
 
+	json_object_set_new(root, "schema_version", json_integer(RESULTS_SCHEMA_VERSION));
 	json_object_set_new(root, "workload", json_string(m->wl->name));
 	json_object_set_new(root, "workload_file", json_string(m->workload_path));
 	json_object_set_new(root, "refresh_hz", json_integer(m->wl->refresh_hz));
 	json_object_set_new(root, "frames", json_integer(m->wl->frames));
 	json_object_set_new(root, "period_ns", json_integer((json_int_t)m->period_ns));
+	json_object_set_new(root, "nominal_latency_ms",
+			    num((m->wl->app_duration_us + m->wl->sf_duration_us) / 1000.0));
+	json_object_set_new(root, "warmup_frames", json_integer(PL_WARMUP_FRAMES));
 	json_object_set_new(root, "kernel", json_string(m->kernel));
 	json_object_set_new(root, "platform", json_string(m->ph->plat_source));
 	json_object_set_new(root, "energy_meter", json_boolean(m->ph->energy));

@@ -10,6 +10,14 @@
 #include "gplat.h"
 #include "pipeline.h"
 
+/*
+ * run.json's layout; raised whenever a field changes meaning or goes.
+ * 2: janky counts Buffer Stuffing; on_time_pct, skipped, warmup_frames,
+ * buffer_stuffing, ui_ahead, nominal_latency_ms; no frame is dropped by
+ * the latch rule.
+ */
+#define RESULTS_SCHEMA_VERSION	2
+
 struct results_meta {
 	const struct workload *wl;
 	const char *workload_path;

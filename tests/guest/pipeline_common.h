@@ -43,10 +43,13 @@ static inline bool pt_noisy(const struct pl_result *r, double ms)
 
 static inline void pt_log_run(const struct pl_result *r)
 {
-	fprintf(stderr, "# %-12s %s: frames %u presented %u janky %u (%.1f%%) dropped %u app-missed %u p99 %.1f ms gpu-mutex p99 %.1f ms sf-wake p90 %.2f ms%s%s\n",
+	fprintf(stderr, "# %-12s %s: frames %u presented %u on-time %.1f%% janky %u (%.1f%%) stuffed %u skipped %u dropped %u app-missed %u ui-ahead %u p50 %.1f ms p99 %.1f ms gpu-mutex p99 %.1f ms sf-wake p90 %.2f ms%s%s\n",
 		r->strategy, r->status == PL_OK ? "ok" : "not ok",
-		r->sum.frames, r->sum.presented, r->sum.janky, r->sum.janky_pct,
-		r->sum.dropped, r->app_missed, r->sum.latency_p99_ms,
+		r->sum.frames, r->sum.presented, r->sum.on_time_pct,
+		r->sum.janky, r->sum.janky_pct,
+		r->sum.jank[FT_JANK_BUFFER_STUFFING], r->sum.skipped,
+		r->sum.dropped, r->app_missed, r->ui_ahead,
+		r->sum.latency_p50_ms, r->sum.latency_p99_ms,
 		r->gpu_wait_p99_ms, r->sf_wake_p90_ms, r->error[0] ? ": " : "",
 		r->error);
 }

@@ -14,9 +14,11 @@ run() {
 	cat >"$1" <<JSON
 {"workload": "w", "frames": 10, "runs": [
  {"strategy": "cfs", "status": "ok", "frames": 10, "janky": 1, "dropped": 0,
+  "on_time_pct": $((100 - $2)), "buffer_stuffing": 0,
   "janky_pct": $2, "p50_latency_ms": 20, "p99_latency_ms": 30,
   "energy_mj": 100, "energy_vs_limit": 2.0},
  {"strategy": "fifo", "status": "$3", "frames": 10, "janky": 5, "dropped": 1,
+  "on_time_pct": 50, "buffer_stuffing": 2,
   "janky_pct": 50, "p50_latency_ms": 40, "p99_latency_ms": 60,
   "energy_mj": 50, "energy_vs_limit": 1.0}
 ]}
@@ -30,10 +32,10 @@ tools/run-summary --json "$d/sum.json" --chart "$d/sum.svg" \
 rc=$?
 sed 's/^/# /' "$d/out"
 check "exit 0" test $rc -eq 0
-check "cfs: median 20.0 of 10, 30, 20, range 10.0-30.0, 3 of 3 runs" \
-	eval 'grep -Eq "^cfs +3/3 +20\.0 \[10\.0-30\.0\]" "$d/out"'
+check "cfs: on time 80.0 [70.0-90.0], janky median 20.0 of 10, 30, 20, range 10.0-30.0, 3 of 3 runs" \
+	eval 'grep -Eq "^cfs +3/3 +80\.0 \[70\.0-90\.0\] +20\.0 \[10\.0-30\.0\] +0 \[0-0\]" "$d/out"'
 check "fifo: failed in one run, counted out (2 of 3)" \
-	eval 'grep -Eq "^fifo +2/3 +50\.0 \[50\.0-50\.0\]" "$d/out"'
+	eval 'grep -Eq "^fifo +2/3 +50\.0 \[50\.0-50\.0\] +50\.0 \[50\.0-50\.0\] +2 \[2-2\]" "$d/out"'
 check "--json: medians under the run.json names, every run's values" \
 	python3 -c '
 import json, sys

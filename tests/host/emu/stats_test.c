@@ -81,7 +81,7 @@ TEST(summary_counts_janks_and_latency)
 	app_late(&f[5]);
 	f[7].dropped = true;
 	f[7].actual.present = FT_TIME_NONE;
-	/* stuffed but smooth: not janky */
+	/* stuffed: the app was on time, the frame a period late: janky */
 	f[8].last_latch = f[8].expected.end;
 	f[8].actual.present += PERIOD;
 	f[8].sf_expected.present += PERIOD;
@@ -89,16 +89,20 @@ TEST(summary_counts_janks_and_latency)
 	f[8].sf_expected.end += PERIOD;
 	f[8].sf_actual.end += PERIOD;
 
-	ASSERT_EQ(0, stats_summarize(f, 10, &s));
+	ASSERT_EQ(0, stats_summarize(f, 10, 2, &s));
 	ASSERT_EQ(10, s.frames);
+	ASSERT_EQ(2, s.skipped);
 	ASSERT_EQ(9, s.presented);
+	/* 6 on time of 12 produced: the skipped two count against it */
+	ASSERT_EQ(6, s.on_time);
+	ASSERT_NEAR(50.0, s.on_time_pct, 1e-9);
 	ASSERT_EQ(1, s.dropped);
 	ASSERT_EQ(2, s.jank[FT_JANK_APP_DEADLINE_MISSED]);
 	ASSERT_EQ(1, s.jank[FT_JANK_DROPPED]);
 	ASSERT_EQ(1, s.jank[FT_JANK_BUFFER_STUFFING]);
 	ASSERT_EQ(6, s.jank[FT_JANK_NONE]);
-	ASSERT_EQ(3, s.janky);
-	ASSERT_NEAR(30.0, s.janky_pct, 1e-9);
+	ASSERT_EQ(4, s.janky);
+	ASSERT_NEAR(40.0, s.janky_pct, 1e-9);
 	/* latencies: 6 x 31 ms, 3 x 31 ms + one period */
 	ASSERT_NEAR(31.0, s.latency_p50_ms, 1e-9);
 	ASSERT_NEAR(31.0 + PERIOD / 1e6, s.latency_p90_ms, 1e-9);
@@ -109,8 +113,9 @@ TEST(summary_of_nothing)
 {
 	struct run_summary s;
 
-	ASSERT_EQ(0, stats_summarize(NULL, 0, &s));
+	ASSERT_EQ(0, stats_summarize(NULL, 0, 0, &s));
 	ASSERT_EQ(0, s.frames);
+	ASSERT_NEAR(0, s.on_time_pct, 0);
 	ASSERT_NEAR(0, s.janky_pct, 0);
 	ASSERT_NEAR(0, s.latency_p99_ms, 0);
 }
