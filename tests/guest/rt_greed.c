@@ -8,8 +8,14 @@
  * whole RT periods (FRAMESCHED_GREED_WINDOW_S, default 3 s), so that TCG
  * timing noise does not decide a verdict. The bounds are generous: the
  * feature moves the RT share from 0.95 to 1.0 (0.5 to 1.0 in the cgroup),
- * far more than the noise. On a kernel without the feature, setting it
- * fails and so does every test.
+ * and "on" must read above the middle of the gap between the throttled
+ * share's upper bound and 1.0, which tells on from off; a CFS hog beside
+ * a throttled RT hog must keep at least half of the ~50 ms a second the
+ * fair server and throttling leave it. Under multi-threaded TCG a share
+ * moves with the host by a few hundredths (seen: 0.9886 with GREED on in
+ * the cgroup, 0.0361 for CFS in the root), which tighter bounds turned
+ * into failures. On a kernel without the feature, setting it fails and
+ * so does every test.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -51,7 +57,7 @@ FIXTURE_VARIANT(greed) {
 };
 
 FIXTURE_VARIANT_ADD(greed, root) {
-	.rt_lo = 0.90, .rt_hi = 0.98, .cfs_min = 0.04,
+	.rt_lo = 0.90, .rt_hi = 0.98, .cfs_min = 0.025,
 };
 
 FIXTURE_VARIANT_ADD(greed, cgroup_50pct) {
@@ -88,7 +94,8 @@ TEST_F_TIMEOUT(greed, alone, 120)
 	run(_metadata, true, false, hog_group(variant), &on, NULL);
 	EXPECT_GE(off, variant->rt_lo);
 	EXPECT_LE(off, variant->rt_hi) TH_LOG("throttling should idle the CPU");
-	EXPECT_GE(on, 0.99) TH_LOG("GREED should not idle the CPU");
+	EXPECT_GE(on, (variant->rt_hi + 1.0) / 2)
+		TH_LOG("GREED should not idle the CPU");
 }
 
 /* Beside a CFS hog, GREED changes nothing: CFS keeps its share. */
