@@ -13,6 +13,7 @@ void bq_init(struct bufferqueue *bq)
 	pthread_mutex_init(&bq->lock, NULL);
 	pthread_cond_init(&bq->freed, NULL);
 	bq->seq = 0;
+	bq->last_latch_present = INT64_MIN;
 	bq->stop = false;
 	for (i = 0; i < BQ_BUFFERS; i++) {
 		bq->slot[i] = (struct bq_slot){
@@ -100,7 +101,8 @@ bool bq_running_behind(struct bufferqueue *bq)
 
 	pthread_mutex_lock(&bq->lock);
 	for (i = 0; i < BQ_BUFFERS; i++)
-		n += bq->slot[i].state == BQ_QUEUED;
+		n += bq->slot[i].state == BQ_QUEUED &&
+		     bq->slot[i].present_ns <= bq->last_latch_present;
 	pthread_mutex_unlock(&bq->lock);
 	return n > 0;
 }
@@ -113,6 +115,7 @@ void bq_latch(struct bufferqueue *bq, int64_t present_ns, int64_t early_ns,
 	l->slot = -1;
 	l->frame = -1;
 	pthread_mutex_lock(&bq->lock);
+	bq->last_latch_present = present_ns;
 	/* the oldest, once its GPU work is done and its VSYNC has come */
 	i = oldest(bq, BQ_QUEUED);
 	if (i >= 0 && bq->slot[i].present_ns - present_ns < early_ns &&

@@ -51,6 +51,7 @@ struct bufferqueue {
 	pthread_cond_t freed;
 	struct bq_slot slot[BQ_BUFFERS];
 	uint64_t seq;
+	int64_t last_latch_present;	/* the present of the latest bq_latch() */
 	bool stop;
 };
 
@@ -69,9 +70,10 @@ int bq_dequeue(struct bufferqueue *bq, int *release_fd);
 void bq_queue(struct bufferqueue *bq, int slot, int64_t frame,
 	      int64_t present_ns, int acquire_fd);
 /*
- * The consumer runs behind: a buffer the producer queued is still not
- * latched (render_thread.c says why one, not two as
- * BufferQueueProducer::query() counts).
+ * The consumer runs behind: a queued buffer missed its latch (the
+ * consumer has latched for the present its frame was predicted for, or a
+ * later one, and it is still queued). render_thread.c says why by time,
+ * not by count as BufferQueueProducer::query() does.
  */
 bool bq_running_behind(struct bufferqueue *bq);
 /*

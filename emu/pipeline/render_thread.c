@@ -16,11 +16,13 @@
  * there a backlog drains when the app goes idle or misses a VSYNC. The
  * emulated app draws on every VSYNC and never idles, so the emulator
  * keeps the query: without it one late frame would leave every later
- * frame of the run a period late (Buffer Stuffing). Its threshold is one
- * buffer: with the durations' schedule SurfaceFlinger's latch of frame N
- * falls between RenderThread queueing N and syncing N + 1, so a second
- * buffer is never queued at a sync, and a buffer still queued there is a
- * frame that missed its latch.
+ * frame of the run a period late (Buffer Stuffing). It asks by time, not
+ * by count: with the durations' schedule (app_duration longer than a
+ * period) a frame on time is still queued when the next one syncs, and in
+ * a stuffed queue SurfaceFlinger's latch takes the older buffer between
+ * RenderThread queueing one frame and syncing the next, so two buffers
+ * are never queued at a sync. A buffer still queued after SurfaceFlinger
+ * latched for its frame's present is the backlog.
  */
 #include <errno.h>
 #include "clock.h"

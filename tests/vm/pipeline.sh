@@ -5,19 +5,13 @@
 # leaves them out of the ordinary guest boot. Their TAP lines are passed
 # through as sub-tests.
 #
-# The first boot is without the emulated phone: on it, with the debug
-# kernel and icount (one instruction count drives the guest clock for
-# all four vCPUs), most strategies miss frames even on the light workload
-# (see the issue 6 notes), so the idle-light and strategy tests run at a
-# fixed speed there, and the one test that needs cpufreq, the article's
-# example (tests/guest/pipeline_article.c), skips; a "host too busy"
-# skip in a deterministic boot is a failure. The article's example then
-# runs alone in a second boot, on the phone (phone_cpufreq.enable=1,
-# dilation 4, as make run boots it), where it must pass and not skip:
-# in 13 such boots of the debug kernel, cfs had 77 to 92% janky frames
-# and touchboost 2 to 36% (session 10: tools/run-comparison --kernel
-# build/linux/arch/x86/boot/bzImage --strategies cfs,touchboost
-# --frames 180 --repeat 6, and the test itself four times).
+# The first boot is without the emulated phone: the idle-light, hand-off
+# and strategy tests run at a fixed speed there, and the one test that
+# needs cpufreq, the article's example (tests/guest/pipeline_article.c),
+# skips; a "host too busy" skip in a deterministic boot is a failure. The
+# article's example then runs alone in a second boot, on the phone
+# (phone_cpufreq.enable=1, dilation 4, as make run boots it), where it
+# must pass and not skip.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib-tap.sh
 d=$(mktemp -d)
@@ -46,7 +40,7 @@ FRAMESCHED_VM_CONSOLE=$d/console-phone tools/vm --deterministic --timeout 900 \
 	-- build/guest/tests/pipeline_article >"$d/phone" 2>&1
 phone_rc=$?
 sed 's/^/    /' "$d/phone"
-check "the article's example on the emulated phone: schedutil misses, touchboost does not" \
+check "the article's example on the emulated phone: schedutil misses, touchboost spends more" \
 	eval '[ $phone_rc -eq 0 ] && ! grep -q "# SKIP" "$d/phone" ||
 	{ sed "s/^/# /" "$d/console-phone" | tail -20; false; }'
 done_testing

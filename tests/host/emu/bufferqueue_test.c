@@ -91,19 +91,38 @@ TEST_F(bq, unsignaled_fence_holds_the_queue)
 	EXPECT_EQ(1, l.frame);
 }
 
-/* the consumer runs behind while a queued buffer waits for its latch */
-TEST_F(bq, running_behind_until_latched)
+/*
+ * Behind: a buffer is still queued after the latch for its own present.
+ * A buffer waiting for a later VSYNC is on time, however long it waits.
+ */
+TEST_F(bq, running_behind_when_a_buffer_missed_its_latch)
 {
 	struct bq_latch l;
 
+	ASSERT_LE(0, queue_frame(&self->q, 1, P0, 1, false));
 	EXPECT_FALSE(bq_running_behind(&self->q));
-	ASSERT_LE(0, queue_frame(&self->q, 1, P0, 1, true));
+	bq_latch(&self->q, P0 - PERIOD, EARLY, &l);	/* an earlier VSYNC */
+	EXPECT_EQ(-1, l.slot);
+	EXPECT_FALSE(bq_running_behind(&self->q));
+	bq_latch(&self->q, P0, EARLY, &l);	/* its own: GPU not done */
+	EXPECT_EQ(-1, l.slot);
 	EXPECT_TRUE(bq_running_behind(&self->q));
-	bq_latch(&self->q, P0, EARLY, &l);
+	fake_signaled[1] = true;
+	bq_latch(&self->q, P0 + PERIOD, EARLY, &l);	/* shown a period late */
 	EXPECT_EQ(1, l.frame);
 	EXPECT_FALSE(bq_running_behind(&self->q));
-	bq_shown(&self->q, l.slot, FENCE_NONE);
-	EXPECT_FALSE(bq_running_behind(&self->q));
+}
+
+/* a stuffed queue: the older buffer is latched, the newer one is behind */
+TEST_F(bq, stuffed_queue_is_behind)
+{
+	struct bq_latch l;
+
+	ASSERT_LE(0, queue_frame(&self->q, 1, P0 - PERIOD, 1, true));
+	ASSERT_LE(0, queue_frame(&self->q, 2, P0, 2, true));
+	bq_latch(&self->q, P0, EARLY, &l);
+	EXPECT_EQ(1, l.frame);
+	EXPECT_TRUE(bq_running_behind(&self->q));
 }
 
 /*
