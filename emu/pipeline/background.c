@@ -64,12 +64,28 @@ static int set_class(const struct wl_bg *d, char *err, size_t errlen)
 	}
 }
 
-static int pin(const struct wl_bg *d, char *err, size_t errlen)
+/* the CPU the entry names, or the background cpuset for fair-class work */
+static int pin(const struct background *bg, const struct wl_bg *d, char *err,
+	       size_t errlen)
 {
 	cpu_set_t set;
+	int cpu;
 
-	if (d->cpu < 0)
+	if (d->cpu < 0) {
+		if (d->type == WL_BG_RT_PERIODIC || d->type == WL_BG_DL_PERIODIC ||
+		    !bg->cpus)
+			return 0;
+		CPU_ZERO(&set);
+		for (cpu = 0; cpu < 64; cpu++)
+			if (bg->cpus & (1ULL << cpu))
+				CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			snprintf(err, errlen, "background %s: background cpuset: %s",
+				 d->name, strerror(errno));
+			return -1;
+		}
 		return 0;
+	}
 	CPU_ZERO(&set);
 	CPU_SET(d->cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
@@ -136,7 +152,7 @@ static void *bg_main(void *arg)
 	int failed;
 
 	t->tid = (pid_t)syscall(SYS_gettid);
-	failed = pin(t->def, err, sizeof(err)) ||
+	failed = pin(bg, t->def, err, sizeof(err)) ||
 		 set_class(t->def, err, sizeof(err));
 	pthread_mutex_lock(&bg->lock);
 	bg->ready++;
@@ -156,13 +172,15 @@ static void *bg_main(void *arg)
 }
 
 int bg_start(struct background *bg, const struct workload *wl, int display_fd,
-	     struct tracebuf *tb, char *err, size_t errlen)
+	     uint64_t cpus, struct tracebuf *tb, char *err,
+	     size_t errlen)
 {
 	uint32_t e, k;
 
 	memset(bg, 0, sizeof(*bg));
 	bg->wl = wl;
 	bg->display_fd = display_fd;
+	bg->cpus = cpus;
 	bg->tb = tb;
 	pthread_mutex_init(&bg->lock, NULL);
 	pthread_cond_init(&bg->cond, NULL);

@@ -51,16 +51,20 @@ struct background {
 	char error[256];
 	bool go, stop;
 	int64_t t0;
+	uint64_t cpus;			/* the background cpuset, a CPU a bit */
 	uint32_t n;
 	struct bg_thread th[BG_MAX_THREADS];
 };
 
 /*
  * Start every thread of wl's background (each sets its own class, then
- * waits for bg_go()). 0, or -1 with the reason in err.
+ * waits for bg_go()). Fair-class entries that name no CPU run on the
+ * CPUs of @cpus, the background cpuset (task_profiles.h; 0: anywhere).
+ * 0, or -1 with the reason in err.
  */
 int bg_start(struct background *bg, const struct workload *wl, int display_fd,
-	     struct tracebuf *tb, char *err, size_t errlen);
+	     uint64_t cpus, struct tracebuf *tb, char *err,
+	     size_t errlen);
 /* The first gpu_mutex_hog thread's id, or 0. */
 pid_t bg_gpu_hog_tid(const struct background *bg);
 void bg_go(struct background *bg);

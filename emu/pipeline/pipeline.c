@@ -20,6 +20,7 @@
 #include "input_pattern.h"
 #include "fence.h"
 #include "pl.h"
+#include "task_profiles.h"
 #include "work.h"
 
 /*
@@ -275,7 +276,8 @@ static void run_strategy(struct pl *p, const struct strategy *s)
 	bool e_ok, r_ok;
 	int64_t t0, t1;
 
-	if (bg_start(&p->bg, p->wl, p->cfg->hw->fd, &p->tb, r->error,
+	if (bg_start(&p->bg, p->wl, p->cfg->hw->fd,
+		     tp_background_cpus(p->cfg->ph), &p->tb, r->error,
 		     sizeof(r->error)) || start_threads(p)) {
 		if (!r->error[0])
 			snprintf(r->error, sizeof(r->error), "%s", p->error);

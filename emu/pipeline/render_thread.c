@@ -29,6 +29,7 @@
 #include "fence.h"
 #include "hw.h"
 #include "pl.h"
+#include "task_profiles.h"
 #include "work.h"
 
 /* syncFrameState: take the frame the UI thread posted, release it. */
@@ -105,6 +106,8 @@ void *render_main(void *arg)
 	struct pl *p = arg;
 	int64_t i;
 
+	if (tp_top_app())
+		pl_fail(p, "RenderThread: %s: %s", "nice", errno);
 	if (!pl_thread_ready(p, &p->render_tid, "RenderThread"))
 		return NULL;
 	while ((i = sync_frame(p)) >= 0) {

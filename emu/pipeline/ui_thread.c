@@ -10,8 +10,10 @@
  * syncs a frame only once it has finished drawing the one before. So the
  * UI thread never runs a frame ahead of RenderThread.
  */
+#include <errno.h>
 #include "clock.h"
 #include "pl.h"
+#include "task_profiles.h"
 #include "work.h"
 
 /* DrawFrameTask::postAndWait(): hand frame @i over, block until synced. */
@@ -32,6 +34,8 @@ void *ui_main(void *arg)
 	uint64_t seen = 0;
 	uint32_t i;
 
+	if (tp_top_app())
+		pl_fail(p, "UI thread: %s: %s", "nice", errno);
 	if (!pl_thread_ready(p, &p->ui_tid, "UI thread"))
 		return NULL;
 	for (i = 0; i < p->n; i++) {

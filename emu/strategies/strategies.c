@@ -9,6 +9,7 @@
 #include "strategy.h"
 
 #define STRATEGIES(S)		\
+	S(fmax)			\
 	S(cfs)			\
 	S(touchboost)		\
 	S(uclamp)		\

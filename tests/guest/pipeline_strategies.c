@@ -16,7 +16,7 @@
 #include "pipeline_common.h"
 
 static const char *const tested[] = {
-	"cfs", "touchboost", "uclamp", "fifo", "fifo-greed", "deadline",
+	"fmax", "cfs", "touchboost", "uclamp", "fifo", "fifo-greed", "deadline",
 	"deadline-pe", "fifo-pe",
 };
 
@@ -30,6 +30,7 @@ FIXTURE_VARIANT(pipeline) {
 	const char *strategy;
 };
 
+FIXTURE_VARIANT_ADD(pipeline, fmax) { .strategy = "fmax" };
 FIXTURE_VARIANT_ADD(pipeline, cfs) { .strategy = "cfs" };
 FIXTURE_VARIANT_ADD(pipeline, touchboost) { .strategy = "touchboost" };
 FIXTURE_VARIANT_ADD(pipeline, uclamp) { .strategy = "uclamp" };

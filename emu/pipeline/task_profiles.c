@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task_profiles.c - Android's task profiles for the pipeline's threads
+ * (task_profiles.h says which and where each setting comes from).
+ */
+#include <sys/resource.h>
+#include "task_profiles.h"
+
+int tp_top_app(void)
+{
+	return setpriority(PRIO_PROCESS, 0, TP_TOP_APP_NICE);
+}
+
+uint64_t tp_background_cpus(const struct gplat *ph)
+{
+	uint32_t least = UINT32_MAX;
+	uint64_t set = 0;
+	int cpu;
+
+	/* ncpus <= GPLAT_MAX_CPUS (16): the mask fits */
+	for (cpu = 0; cpu < ph->ncpus; cpu++)
+		if (ph->capacity[cpu] < least)
+			least = ph->capacity[cpu];
+	for (cpu = 0; cpu < ph->ncpus; cpu++)
+		if (ph->capacity[cpu] == least)
+			set |= 1ULL << cpu;
+	/* all alike: no LITTLE CPUs to confine the background to */
+	return set == (1ULL << ph->ncpus) - 1 ? 0 : set;
+}
