@@ -15,10 +15,12 @@ BENCHES := $(patsubst bench/%.c,build/guest/bench/%,$(wildcard bench/*.c))
 PHONE_TESTS := $(patsubst tests/phone/%.c,build/guest/phone-tests/%,$(wildcard tests/phone/*.c))
 PIPELINE := build/guest/bin/framesched-pipeline
 
-.PHONY: all run check deps kernel kernel-release kernel-reset export-patches \
+.PHONY: help run check deps kernel kernel-release kernel-reset export-patches \
 	guest modules soak check-series bench-sched clean
 
-all: check
+## make (or make help): this list
+help:
+	@awk '/^## /{sub(/^## /, ""); print}' $(MAKEFILE_LIST)
 
 ## make run: build, boot the release kernel (deterministic, the emulated
 ## phone) RUN_REPEAT times, run the default workload under every strategy
