@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The GPU-mutex inversion in the display pipeline (issue 6): a nice-19
+ * The GPU-mutex inversion in the display pipeline: a nice-19
  * background app holds the GPU driver mutex (DISPLAY_IOC_GPU_HOLD) on a
  * CPU it shares with a nice-0 hog (tests/guest/workloads/inversion.json).
  * - under `deadline` (PROXY_EXEC off), RenderThread's submit waits for

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The emulated phone (phone-cpufreq, issue 5) in the debug kernel.
+# The emulated phone (phone-cpufreq) in the debug kernel.
 #
 # One boot with phone_cpufreq.enable=1 runs every program of tests/phone/
 # (built into build/guest/phone-tests/ by "make guest"); their TAP lines
@@ -59,7 +59,7 @@ bad_config zero_capacity "cpus:0-1;capacity:0;opp:300000/600,$good" \
 bad_config too_slow "cpus:0-1;capacity:40;opp:300000/600;opp:1800000/1000,$good" \
 	"too slow to emulate"
 
-# dilation (issue 6's deterministic runs): busy CPUs run in parallel under
+# dilation (make run's deterministic runs): busy CPUs run in parallel under
 # icount; tests/phone/dilation.c skips in the boot above, runs here
 # (the announcement is pr_info, below the console's loglevel: read dmesg)
 FRAMESCHED_VM_CONSOLE=$d/console-dilated tools/vm --deterministic --timeout 600 \
