@@ -68,6 +68,22 @@ static size_t stage_options(const struct platform *p, const struct el_stage *s,
 	return n;
 }
 
+double el_background(const struct platform *p, double work_us, bool count_idle)
+{
+	struct el_stage s = { .work_us = work_us };
+	struct option o[PLAT_MAX_CLUSTERS * PLAT_MAX_OPPS];
+	double best = 0;
+	size_t i, n;
+
+	if (work_us <= 0)
+		return 0;
+	n = stage_options(p, &s, count_idle, o);
+	for (i = 0; i < n; i++)
+		if (!i || o[i].cost < best)
+			best = o[i].cost;
+	return best;
+}
+
 /* the fastest option of a stage, the cheapest among equally fast ones */
 static const struct option *fastest(const struct option *o, size_t n)
 {

@@ -22,7 +22,10 @@
  *    at the frequency it wants, even when frames overlap in the pipeline
  *    or when another stage wants another OPP of the same cluster;
  *  - frequency changes and wake-ups are free and instant;
- *  - GPU energy and background work are not counted.
+ *  - GPU energy is not counted. Background work (what the phone is
+ *    asked to do besides the frames) is counted by el_background(): the
+ *    invariant work the background did, at the cheapest OPP of the
+ *    cheapest cluster, with no deadline.
  * Idle power: with run_us == 0, energy is the busy energy of the stages
  * (P_busy * t). With run_us > 0 it is the energy of the whole CPU
  * platform over run_us: every CPU idling the whole time, plus
@@ -75,6 +78,12 @@ int el_frame_min(const struct platform *p, const struct el_frame *f,
 /* The limit over n frames; run_us > 0 counts idle power (see above). */
 int el_limit(const struct platform *p, const struct el_frame *f, size_t n,
 	     double run_us, struct el_result *r);
+/*
+ * The least energy (µJ) for @work_us invariant µs of work with no
+ * deadline: the cheapest (cluster, OPP) per unit of work; with
+ * @count_idle, its power above idle (the idle part is in el_limit()'s).
+ */
+double el_background(const struct platform *p, double work_us, bool count_idle);
 /*
  * The pipeline's frame as a chain: ui, render, gpu_submit on CPUs, gpu
  * fixed, all done by the SF latch (app_duration after VSYNC-app); sf

@@ -50,7 +50,8 @@ struct pl_result {
 	double run_s;			/* guest wall time of the run */
 	bool energy_ok;			/* energy_uj was there */
 	double energy_uj;
-	double limit_uj;		/* the physical limit, same frames */
+	double limit_uj;		/* the physical limit, same frames and background */
+	double limit_bg_uj;		/* of which the background work's */
 	uint32_t limit_infeasible;	/* frames no OPP could show on time */
 	uint64_t dl_bw_ppm;		/* ctx->dl_bw_reserved_ppm */
 	bool residency_ok;

@@ -120,6 +120,7 @@ static json_t *run_json(const struct results_meta *m, const struct pl_result *r)
 	json_object_set_new(o, "energy_per_frame_mj", r->energy_ok ?
 			    num(s->energy_per_frame_mj) : json_null());
 	json_object_set_new(o, "energy_limit_mj", num(r->limit_uj / 1000));
+	json_object_set_new(o, "energy_limit_background_mj", num(r->limit_bg_uj / 1000));
 	json_object_set_new(o, "energy_limit_infeasible_frames",
 			    json_integer(r->limit_infeasible));
 	json_object_set_new(o, "energy_vs_limit",

@@ -14,7 +14,8 @@
  * run.json's layout; raised whenever a field changes meaning or goes.
  * 2: janky counts Buffer Stuffing; on_time_pct, skipped, warmup_frames,
  * buffer_stuffing, ui_ahead, nominal_latency_ms; no frame is dropped by
- * the latch rule.
+ * the latch rule; energy_limit_mj counts the background work done
+ * (energy_limit_background_mj).
  */
 #define RESULTS_SCHEMA_VERSION	2
 

@@ -201,6 +201,20 @@ TEST(idle_power_counted)
 	ASSERT_NEAR(0, r.idle_uj, 0);
 }
 
+/* background work: the cheapest OPP of the cheapest cluster, no deadline */
+TEST(background_work_at_its_cheapest)
+{
+	struct platform p;
+
+	two_clusters(&p);
+	/* 1000 inv µs: 640 µJ at 500 MHz, 1000 at 1 GHz, 400 on the slow one */
+	ASSERT_NEAR(400, el_background(&p, 1000, false), 1e-9);
+	ASSERT_NEAR(0, el_background(&p, 0, false), 0);
+	/* above idle: 100 mW less over the 2000 µs the slow cluster takes */
+	p.cl[1].idle_uw = 100000;
+	ASSERT_NEAR(200, el_background(&p, 1000, true), 1e-9);
+}
+
 TEST(idle_power_can_change_the_choice)
 {
 	struct platform p;
