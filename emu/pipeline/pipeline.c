@@ -78,10 +78,9 @@ int pl_set_fifo(int prio)
 	return sched_setscheduler(0, SCHED_FIFO, &sp);
 }
 
-void pl_resolve(struct pl *p, struct pl_frame *f)
+void pl_resolve(struct pl *p)
 {
 	pthread_mutex_lock(&p->lock);
-	f->resolved = true;
 	p->resolved++;
 	pthread_mutex_unlock(&p->lock);
 }

@@ -37,12 +37,11 @@ struct pl_frame {
 	struct frame_work work;
 	int64_t ui_end;		/* UI thread done with doFrame */
 	int64_t synced;		/* RenderThread took it (syncFrameState) */
-	int64_t queued, gpu_end, latch;
+	int64_t queued, gpu_end;
 	uint64_t lock_wait_ns;
 	int acquire_fd;
 	int present_fd;
 	bool skipped;		/* HWUI did not draw it: consumer behind */
-	bool resolved;		/* presented (time known), dropped or skipped */
 };
 
 struct pl {
@@ -88,8 +87,8 @@ void pl_fail(struct pl *p, const char *fmt, const char *what, int err);
 /* A pipeline thread names itself, then waits at the start gate. */
 bool pl_thread_ready(struct pl *p, pid_t *tid, const char *name);
 int pl_set_fifo(int prio);
-/* The frame is done with: presented (time known), dropped or skipped. */
-void pl_resolve(struct pl *p, struct pl_frame *f);
+/* One more frame done with: presented (time known), dropped or skipped. */
+void pl_resolve(struct pl *p);
 /*
  * Wait on @cond for a VSYNC post newer than *@seen (@seq counts them,
  * @posted holds the newest one's present); false when stopping.

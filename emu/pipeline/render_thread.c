@@ -119,7 +119,7 @@ void *render_main(void *arg)
 			f->skipped = true;
 			tb_instant(&p->tb, p->render_tid,
 				   "skip frame: consumer running behind", f->synced);
-			pl_resolve(p, f);
+			pl_resolve(p);
 		} else if (!draw_frame(p, i)) {
 			break;
 		}

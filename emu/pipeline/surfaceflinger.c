@@ -43,7 +43,7 @@ static void reap_presents(struct pl *p)
 			f->ft.dropped = true;	/* replaced before a VSYNC */
 		}
 		fence_put(&f->present_fd);
-		pl_resolve(p, f);
+		pl_resolve(p);
 		p->pending[k] = p->pending[--p->npending];
 	}
 }
@@ -64,7 +64,6 @@ static void sf_frame(struct pl *p, int64_t present)
 	if (l.slot < 0)
 		return;		/* nothing new: SF does not compose */
 	f = &p->fr[l.frame];
-	f->latch = start;
 	f->ft.last_latch = p->last_latch;
 	p->last_latch = start;
 	pl_frame_gpu_done(f);
@@ -89,7 +88,7 @@ static void sf_frame(struct pl *p, int64_t present)
 		p->pending[p->npending++] = (int)l.frame;
 	} else {		/* cannot happen: one present a VSYNC */
 		fence_put(&f->present_fd);
-		pl_resolve(p, f);
+		pl_resolve(p);
 	}
 }
 
