@@ -15,7 +15,7 @@ BENCHES := $(patsubst bench/%.c,build/guest/bench/%,$(wildcard bench/*.c))
 PHONE_TESTS := $(patsubst tests/phone/%.c,build/guest/phone-tests/%,$(wildcard tests/phone/*.c))
 PIPELINE := build/guest/bin/framesched-pipeline
 
-.PHONY: help run check deps kernel kernel-release kernel-reset export-patches \
+.PHONY: help run results-doc check deps kernel kernel-release kernel-reset export-patches \
 	guest modules soak check-series bench-sched clean
 
 ## make (or make help): this list
@@ -35,6 +35,11 @@ run: deps
 	@$(MAKE) -s guest
 	@FRAMESCHED_RUN_FRAMES=$(RUN_FRAMES) FRAMESCHED_RUN_REPEAT=$(RUN_REPEAT) tools/run-comparison \
 		--kernel $(KREL)/arch/x86/boot/bzImage --out build/results
+
+## make results-doc: put build/results/ (the last make run) into the
+## docs' results blocks (docs/pipeline.md), for a commit of the docs
+results-doc:
+	@tools/results-doc --results build/results docs/pipeline.md
 
 ## make check: every test (host, VM runner, guest suite in the debug kernel)
 check: deps
