@@ -112,8 +112,11 @@ TEST_F(inversion, bad_requests)
 	r.sleep_us = INVERSION_MAX_SLEEP_US + 1;
 	EXPECT_EQ(EINVAL, request(fd, INVERSION_IOC_SECTION, r));
 	r = section(0, INVERSION_NO_OUTER);
-	r.reserved = 1;
+	r.nsleeps = INVERSION_MAX_NSLEEPS + 1;
 	EXPECT_EQ(EINVAL, request(fd, INVERSION_IOC_SECTION, r));
+	r = lock(0);
+	r.nsleeps = 2;
+	EXPECT_EQ(EINVAL, request(fd, INVERSION_IOC_LOCK, r));
 	r = lock(0);
 	r.wait_locked = 1u << INVERSION_NR_MUTEXES;
 	EXPECT_EQ(EINVAL, request(fd, INVERSION_IOC_LOCK, r));

@@ -174,14 +174,15 @@ static int inv_lock(struct inv_mutex *m, struct inversion_req *req,
 
 static int inv_check(const struct inversion_req *req, bool section)
 {
-	if (req->reserved || req->mutex >= INVERSION_NR_MUTEXES ||
+	if (req->mutex >= INVERSION_NR_MUTEXES ||
 	    req->wait_locked >> INVERSION_NR_MUTEXES)
 		return -EINVAL;
 	if (!section)
 		return req->outer != INVERSION_NO_OUTER || req->loops ||
-		       req->sleep_us ? -EINVAL : 0;
+		       req->sleep_us || req->nsleeps ? -EINVAL : 0;
 	if (req->loops > INVERSION_MAX_LOOPS ||
-	    req->sleep_us > INVERSION_MAX_SLEEP_US)
+	    req->sleep_us > INVERSION_MAX_SLEEP_US ||
+	    req->nsleeps > INVERSION_MAX_NSLEEPS)
 		return -EINVAL;
 	if (req->outer == INVERSION_NO_OUTER)
 		return 0;
@@ -204,22 +205,26 @@ static u64 inv_queued_ns(void)
 #endif
 }
 
-/* Run the section with @req->mutex held: work, sleep, work. */
+/* Run the section with @req->mutex held: work, then sleep and work. */
 static int inv_section_body(struct inversion_req *req)
 {
 	u64 q0 = inv_queued_ns(), t0 = ktime_get_ns();
+	u32 i, parts = req->sleep_us && req->nsleeps > 1 ? req->nsleeps + 1 : 2;
+	u64 part = req->loops / parts;
 	int ret;
 
-	ret = inv_spin(req->loops / 2);
-	/*
-	 * Exactly @sleep_us: fsleep() would allow up to twice that
-	 * (usleep_range(S, 2S)), and an idle tickless CPU takes all of it,
-	 * a section longer with nothing else running than with hogs.
-	 */
-	if (!ret && req->sleep_us)
-		usleep_range(req->sleep_us, req->sleep_us);
-	if (!ret)
-		ret = inv_spin(req->loops - req->loops / 2);
+	ret = inv_spin(part);
+	for (i = 1; !ret && i < parts; i++) {
+		/*
+		 * Exactly @sleep_us: fsleep() would allow up to twice that
+		 * (usleep_range(S, 2S)), and an idle tickless CPU takes all
+		 * of it, a section longer with nothing else running than
+		 * with hogs.
+		 */
+		if (req->sleep_us)
+			usleep_range(req->sleep_us, req->sleep_us);
+		ret = inv_spin(i == parts - 1 ? req->loops - part * i : part);
+	}
 	req->hold_ns = ktime_get_ns() - t0;
 	req->queued_ns = inv_queued_ns() - q0;
 	return ret;

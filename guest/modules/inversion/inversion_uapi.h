@@ -21,7 +21,9 @@
  *   2. wait until every mutex in @wait_locked was locked after @after;
  *   3. lock @mutex, timed (@wait_ns, @contended);
  *   4. busy-loop @loops/2 iterations, sleep @sleep_us (no timer slack),
- *      busy-loop the rest:
+ *      busy-loop the rest; with @nsleeps N > 1, N sleeps of @sleep_us
+ *      between N + 1 equal parts of the loop (an owner that wakes and
+ *      sleeps again while donors walk to it):
  *      a fixed amount of work, so that preemption stretches the section
  *      (@hold_ns) instead of eating it; @queued_ns says by how much;
  *   5. unlock @mutex, then @outer.
@@ -37,8 +39,7 @@
  * the mutex.
  *
  * Errors: EINVAL (index out of range, @outer not below @mutex, @loops or
- * @sleep_us above the maximum, reserved bits set, LOCK with section
- * fields), EDEADLK (@outer == @mutex), EINTR (fatal signal while waiting or
+ * @sleep_us or @nsleeps above the maximum, LOCK with section fields), EDEADLK (@outer == @mutex), EINTR (fatal signal while waiting or
  * in the section; everything taken is released), EFAULT, ENOTTY (unknown
  * command). Waits are killable, not interruptible: other signals do not
  * cut a measurement short.
@@ -57,6 +58,7 @@
 /* bounds that keep one request well below the hung-task timeout */
 #define INVERSION_MAX_LOOPS	(1ULL << 36)
 #define INVERSION_MAX_SLEEP_US	1000000u
+#define INVERSION_MAX_NSLEEPS	1000u
 
 struct inversion_req {
 	__u32 mutex;		/* in: the mutex to lock */
@@ -73,7 +75,7 @@ struct inversion_req {
 				 * runnable, waiting for a CPU (0 without
 				 * CONFIG_SCHED_INFO) */
 	__u32 contended;	/* out: @mutex was locked when we asked */
-	__u32 reserved;		/* in: must be 0 */
+	__u32 nsleeps;		/* in: SECTION: sleeps of @sleep_us (0: 1) */
 };
 
 #define INVERSION_IOC_SECTION	_IOWR(0xf5, 0x01, struct inversion_req)
