@@ -23,18 +23,29 @@ help:
 	@awk '/^## /{sub(/^## /, ""); print}' $(MAKEFILE_LIST)
 
 ## make run: build, boot the release kernel (deterministic, the emulated
-## phone) RUN_REPEAT times, run the default workload under every strategy
-## in each boot, print the table of their medians and ranges;
-## build/results/: run.json, chart.svg, table.txt, and run-K/ for boot K
-## (its run.json, table.txt, trace-STRATEGY.json, timings.txt).
-## RUN_FRAMES frames a strategy (tools/run-comparison --help for the rest)
+## phone) RUN_REPEAT times for each workload of WORKLOADS, run it under
+## every strategy in each boot, print the table of their medians and
+## ranges and which strategy wins; build/results/WORKLOAD/: run.json,
+## chart.svg, table.txt, and run-K/ for boot K (its run.json, table.txt,
+## trace-STRATEGY.json, timings.txt). WORKLOADS=all: every file of
+## emu/workloads/. RUN_FRAMES frames a strategy (tools/run-comparison
+## --help for the rest)
 RUN_FRAMES ?= 400
 RUN_REPEAT ?= 3
+WORKLOADS ?= article-example ui-heavy-background
+RUN_WORKLOADS = $(if $(filter all,$(WORKLOADS)),$(basename $(notdir $(wildcard emu/workloads/*.json))),$(WORKLOADS))
 run: deps
 	@tools/kernel-build release
 	@$(MAKE) -s guest
-	@FRAMESCHED_RUN_FRAMES=$(RUN_FRAMES) FRAMESCHED_RUN_REPEAT=$(RUN_REPEAT) tools/run-comparison \
-		--kernel $(KREL)/arch/x86/boot/bzImage --out build/results
+	@for w in $(RUN_WORKLOADS); do \
+		[ -f emu/workloads/$$w.json ] || { echo "make run: no workload emu/workloads/$$w.json" >&2; exit 2; }; \
+	done; \
+	for w in $(RUN_WORKLOADS); do \
+		echo "== make run: workload $$w" >&2; \
+		FRAMESCHED_RUN_FRAMES=$(RUN_FRAMES) FRAMESCHED_RUN_REPEAT=$(RUN_REPEAT) tools/run-comparison \
+			--kernel $(KREL)/arch/x86/boot/bzImage --workload emu/workloads/$$w.json \
+			--out build/results/$$w || exit $$?; \
+	done
 
 ## make results-doc: put build/results/ (the last make run) into the
 ## docs' results blocks (docs/pipeline.md), for a commit of the docs

@@ -43,6 +43,17 @@ cp "$d/doc.md" "$d/doc.once"
 (cd "$d" && "$top/tools/results-doc" --results res doc.md) >/dev/null 2>&1
 check "a second run changes nothing" cmp -s "$d/doc.md" "$d/doc.once"
 
+# a block per workload: each headed by the run.json beside its file
+mkdir -p "$d/res/w2"
+echo '{"workload_file": "emu/workloads/w2.json", "repeats": 5, "kernel": "k2"}' >"$d/res/w2/run.json"
+echo 'w2 table' >"$d/res/w2/table.txt"
+printf '<!-- results: table.txt -->\n<!-- results: end -->\n<!-- results: w2/table.txt -->\n<!-- results: end -->\n' >"$d/two.md"
+tools/results-doc --results "$d/res" "$d/two.md" >/dev/null 2>&1
+check "two blocks, each with the provenance of its own directory" \
+	eval 'grep -q "(3 boots, emu/workloads/w.json, kernel 6.12.0 #1)" "$d/two.md" &&
+	      grep -q "(5 boots, emu/workloads/w2.json, kernel k2)" "$d/two.md" &&
+	      grep -q "^w2 table" "$d/two.md"'
+
 printf '# no block here\n' >"$d/none.md"
 cp "$d/doc.orig" "$d/ok.md"
 tools/results-doc --results "$d/res" "$d/ok.md" "$d/none.md" >"$d/out" 2>&1

@@ -51,6 +51,14 @@ assert d["runs"][1]["runs_ok"] == 2
 check "--chart: well-formed SVG" python3 -c '
 import sys, xml.dom.minidom
 xml.dom.minidom.parse(sys.argv[1])' "$d/sum.svg"
+check "verdict: none kept 95% in every run, closest named (cfs: worst run 70%)" \
+	grep -q "^verdict: no strategy kept 95% of frames on time in every run; closest: cfs (worst run 70.0%)" "$d/out"
+# cfs on time 96 to 99%: it kept the goal; fifo (50%) did not
+run "$d/4.json" 1 ok
+run "$d/5.json" 4 ok
+tools/run-summary "$d/4.json" "$d/5.json" >"$d/out2" 2>&1
+check "verdict: the strategies on time in every run, the least energy among them" \
+	grep -q "^verdict: on time >= 95% in every run: cfs; least energy: cfs (100 mJ)" "$d/out2"
 echo '{"nope": 1}' >"$d/bad.json"
 tools/run-summary "$d/1.json" "$d/bad.json" >/dev/null 2>"$d/err"
 rc=$?
