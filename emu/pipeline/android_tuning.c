@@ -91,8 +91,8 @@ void android_tuning_restore(struct android_tuning *t)
 
 int android_sf_uclamp(void)
 {
-	struct sys_sched_attr a = {
-		.sched_flags = SYS_FLAG_KEEP_ALL | SYS_FLAG_UTIL_CLAMP_MIN,
+	struct sched_attr_v1 a = {
+		.sched_flags = SA_FLAG_KEEP_ALL | SA_FLAG_UTIL_CLAMP_MIN,
 		.sched_util_min = ANDROID_SF_UCLAMP_MIN,
 	};
 

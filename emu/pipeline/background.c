@@ -15,22 +15,15 @@
 #include "tracebuf.h"
 #include "work.h"
 #include "clock.h"
+#include "sched_attr.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
 #endif
 
-struct bg_sched_attr {		/* the kernel's struct sched_attr, VER0 */
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t priority;
-	uint64_t runtime, deadline, period;
-};
-
 static int set_class(const struct wl_bg *d, char *err, size_t errlen)
 {
-	struct bg_sched_attr a = { .size = sizeof(a) };
+	struct sched_attr_v1 a = { .size = sizeof(a) };
 	struct sched_param sp = { .sched_priority = (int)d->priority };
 
 	switch (d->type) {
@@ -42,11 +35,11 @@ static int set_class(const struct wl_bg *d, char *err, size_t errlen)
 		}
 		return 0;
 	case WL_BG_DL_PERIODIC:
-		a.policy = SCHED_DEADLINE;
-		a.runtime = (uint64_t)d->dl_runtime_us * 1000;
-		a.deadline = (uint64_t)d->dl_deadline_us * 1000;
-		a.period = (uint64_t)d->period_us * 1000;
-		if (syscall(SYS_sched_setattr, 0, &a, 0)) {
+		a.sched_policy = SCHED_DEADLINE;
+		a.sched_runtime = (uint64_t)d->dl_runtime_us * 1000;
+		a.sched_deadline = (uint64_t)d->dl_deadline_us * 1000;
+		a.sched_period = (uint64_t)d->period_us * 1000;
+		if (sched_attr_set(0, &a)) {
 			snprintf(err, errlen,
 				 "background %s: SCHED_DEADLINE runtime %u us deadline %u us period %u us: %s",
 				 d->name, d->dl_runtime_us, d->dl_deadline_us,

@@ -18,18 +18,18 @@ struct cfs {
 static int fair_thread(struct sys_undo *u, pid_t tid, const char *role,
 		       const char *who, char *err, size_t errlen)
 {
-	struct sys_sched_attr a = {
+	struct sched_attr_v1 a = {
 		.sched_policy = SCHED_OTHER,
-		.sched_flags = SYS_FLAG_UTIL_CLAMP_MIN | SYS_FLAG_UTIL_CLAMP_MAX,
-		.sched_util_min = SYS_UCLAMP_RESET,
-		.sched_util_max = SYS_UCLAMP_RESET,
+		.sched_flags = SA_FLAG_UTIL_CLAMP_MIN | SA_FLAG_UTIL_CLAMP_MAX,
+		.sched_util_min = SA_UCLAMP_RESET,
+		.sched_util_max = SA_UCLAMP_RESET,
 	};
-	struct sys_sched_attr cur;
+	struct sched_attr_v1 cur;
 
 	if (tid > 0 && !sys_sched_getattr(tid, &cur) &&
 	    (cur.sched_policy == SCHED_OTHER || cur.sched_policy == SCHED_BATCH ||
 	     cur.sched_policy == SCHED_IDLE))
-		a.sched_flags |= SYS_FLAG_KEEP_ALL;
+		a.sched_flags |= SA_FLAG_KEEP_ALL;
 	return sys_undo_setattr(u, tid, role, &a, who, err, errlen);
 }
 

@@ -262,10 +262,10 @@ static int set_deadline(struct sys_undo *u, const struct dl_thread *t,
 			uint64_t deadline, uint64_t period,
 			const char *who, char *err, size_t errlen)
 {
-	struct sys_sched_attr a = {
+	struct sched_attr_v1 a = {
 		.sched_policy = SCHED_DEADLINE,
 		/* a DEADLINE task may only fork with reset-on-fork */
-		.sched_flags = SYS_FLAG_RESET_ON_FORK,
+		.sched_flags = SA_FLAG_RESET_ON_FORK,
 		.sched_runtime = t->runtime_ns,
 		.sched_deadline = deadline,
 		.sched_period = period,

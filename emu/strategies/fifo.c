@@ -27,7 +27,7 @@ struct fifo {
  */
 static uint32_t fifo_app_priority(const struct strategy_ctx *ctx)
 {
-	struct sys_sched_attr sf;
+	struct sched_attr_v1 sf;
 	uint32_t prio = FIFO_SF_PRIORITY;
 
 	if (ctx->sf_tid > 0 && !sys_sched_getattr(ctx->sf_tid, &sf) &&
@@ -53,9 +53,9 @@ static int fifo_throttling_on(struct sys_undo *u, const char *who,
 int fifo_setup_as(struct strategy_ctx *ctx, const char *who, bool greed,
 		  bool proxy_exec, char *err, size_t errlen)
 {
-	struct sys_sched_attr a = {
+	struct sched_attr_v1 a = {
 		.sched_policy = SCHED_FIFO,
-		.sched_flags = SYS_FLAG_RESET_ON_FORK,
+		.sched_flags = SA_FLAG_RESET_ON_FORK,
 	};
 	struct fifo *s = sys_priv(ctx, sizeof(*s), who, err, errlen);
 

@@ -17,8 +17,8 @@ struct fmax {
 static int fmax_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
 {
 	struct fmax *s = sys_priv(ctx, sizeof(*s), "fmax", err, errlen);
-	struct sys_sched_attr a = {
-		.sched_flags = SYS_FLAG_KEEP_ALL | SYS_FLAG_UTIL_CLAMP_MIN,
+	struct sched_attr_v1 a = {
+		.sched_flags = SA_FLAG_KEEP_ALL | SA_FLAG_UTIL_CLAMP_MIN,
 		.sched_util_min = FMAX_UCLAMP,
 	};
 

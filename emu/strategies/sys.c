@@ -16,20 +16,18 @@
 
 #include "sys.h"
 
-#define SYS_ATTR_SIZE_VER1	56
-
-int sys_sched_getattr(pid_t tid, struct sys_sched_attr *a)
+int sys_sched_getattr(pid_t tid, struct sched_attr_v1 *a)
 {
 	memset(a, 0, sizeof(*a));
-	return syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0) ? -1 : 0;
+	return sched_attr_get(tid, a);
 }
 
-int sys_sched_setattr(pid_t tid, const struct sys_sched_attr *a)
+int sys_sched_setattr(pid_t tid, const struct sched_attr_v1 *a)
 {
-	struct sys_sched_attr k = *a;
+	struct sched_attr_v1 k = *a;
 
-	k.size = SYS_ATTR_SIZE_VER1;
-	return syscall(SYS_sched_setattr, tid, &k, 0) ? -1 : 0;
+	k.size = sizeof(k);
+	return sched_attr_set(tid, &k);
 }
 
 const char *sys_policy_name(uint32_t policy)
@@ -246,7 +244,7 @@ int sys_undo_feature(struct sys_undo *u, const char *name, bool on,
 }
 
 int sys_undo_setattr(struct sys_undo *u, pid_t tid, const char *role,
-		     const struct sys_sched_attr *a,
+		     const struct sched_attr_v1 *a,
 		     const char *who, char *err, size_t errlen)
 {
 	struct sys_undo_entry *e;
@@ -274,7 +272,7 @@ int sys_undo_setattr(struct sys_undo *u, pid_t tid, const char *role,
 
 		snprintf(err, errlen, "%s: sched_setattr(%s, tid %d, %s", who, role,
 			 (int)tid, sys_policy_name(a->sched_policy));
-		if (a->sched_flags & SYS_FLAG_KEEP_POLICY)
+		if (a->sched_flags & SA_FLAG_KEEP_POLICY)
 			snprintf(err + strlen(err), errlen - strlen(err), " kept");
 		if (a->sched_policy == SCHED_FIFO || a->sched_policy == SCHED_RR)
 			snprintf(err + strlen(err), errlen - strlen(err),
@@ -285,7 +283,7 @@ int sys_undo_setattr(struct sys_undo *u, pid_t tid, const char *role,
 				 " us period %" PRIu64 " us",
 				 a->sched_runtime / 1000, a->sched_deadline / 1000,
 				 a->sched_period / 1000);
-		if (a->sched_flags & SYS_FLAG_UTIL_CLAMP_MIN)
+		if (a->sched_flags & SA_FLAG_UTIL_CLAMP_MIN)
 			snprintf(err + strlen(err), errlen - strlen(err),
 				 " uclamp.min %u", a->sched_util_min);
 		snprintf(err + strlen(err), errlen - strlen(err), "): %s", strerror(en));
@@ -297,14 +295,14 @@ int sys_undo_setattr(struct sys_undo *u, pid_t tid, const char *role,
 /* Back to the saved attributes, utilization clamps included. */
 static void undo_thread(const struct sys_undo_entry *e)
 {
-	struct sys_sched_attr a = e->attr;
+	struct sched_attr_v1 a = e->attr;
 
-	a.sched_flags &= SYS_FLAG_RESET_ON_FORK | SYS_FLAG_RECLAIM |
-			 SYS_FLAG_DL_OVERRUN;
-	a.sched_flags |= SYS_FLAG_UTIL_CLAMP_MIN | SYS_FLAG_UTIL_CLAMP_MAX;
+	a.sched_flags &= SA_FLAG_RESET_ON_FORK | SA_FLAG_RECLAIM |
+			 SA_FLAG_DL_OVERRUN;
+	a.sched_flags |= SA_FLAG_UTIL_CLAMP_MIN | SA_FLAG_UTIL_CLAMP_MAX;
 	/* the defaults stay defaults rather than becoming requests */
 	if (a.sched_util_min == 0 && a.sched_util_max == 1024)
-		a.sched_util_min = a.sched_util_max = SYS_UCLAMP_RESET;
+		a.sched_util_min = a.sched_util_max = SA_UCLAMP_RESET;
 	if (sys_sched_setattr(e->tid, &a) && errno != ESRCH)
 		fprintf(stderr, "strategy teardown: sched_setattr(tid %d, back to %s): %s\n",
 			(int)e->tid, sys_policy_name(a.sched_policy), strerror(errno));
@@ -358,7 +356,7 @@ void sys_teardown(struct strategy_ctx *ctx)
 }
 
 int sys_undo_app_threads(struct sys_undo *u, const struct strategy_ctx *ctx,
-			 const struct sys_sched_attr *a,
+			 const struct sched_attr_v1 *a,
 			 const char *who, char *err, size_t errlen)
 {
 	if (sys_undo_setattr(u, ctx->ui_tid, "UI thread", a, who, err, errlen))

@@ -39,33 +39,11 @@
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE		6
 #endif
-#define SYS_FLAG_RESET_ON_FORK	0x01
-#define SYS_FLAG_RECLAIM	0x02
-#define SYS_FLAG_DL_OVERRUN	0x04
-#define SYS_FLAG_KEEP_POLICY	0x08
-#define SYS_FLAG_KEEP_PARAMS	0x10
-#define SYS_FLAG_UTIL_CLAMP_MIN	0x20
-#define SYS_FLAG_UTIL_CLAMP_MAX	0x40
-#define SYS_FLAG_KEEP_ALL	(SYS_FLAG_KEEP_POLICY | SYS_FLAG_KEEP_PARAMS)
-#define SYS_UCLAMP_RESET	0xffffffffu	/* util_min/max: back to default */
+#include "sched_attr.h"
 
-/* struct sched_attr of the kernel, VER1 (with utilization clamps) */
-struct sys_sched_attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;		/* SCHED_DEADLINE, ns */
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-	uint32_t sched_util_min;
-	uint32_t sched_util_max;
-};
-
-int sys_sched_getattr(pid_t tid, struct sys_sched_attr *a);
+int sys_sched_getattr(pid_t tid, struct sched_attr_v1 *a);
 /* 0 or -1 with errno, as the system call */
-int sys_sched_setattr(pid_t tid, const struct sys_sched_attr *a);
+int sys_sched_setattr(pid_t tid, const struct sched_attr_v1 *a);
 const char *sys_policy_name(uint32_t policy);
 
 /* Files: the content without trailing whitespace. */
@@ -97,7 +75,7 @@ struct sys_undo_entry {
 	char old[SYS_VAL_LEN];		/* a file's content */
 	bool was_on;			/* a feature */
 	pid_t tid;			/* a thread */
-	struct sys_sched_attr attr;	/* its attributes before */
+	struct sched_attr_v1 attr;	/* its attributes before */
 };
 
 struct sys_undo {
@@ -121,7 +99,7 @@ int sys_undo_feature(struct sys_undo *u, const char *name, bool on,
  * restore time is skipped.
  */
 int sys_undo_setattr(struct sys_undo *u, pid_t tid, const char *role,
-		     const struct sys_sched_attr *a,
+		     const struct sched_attr_v1 *a,
 		     const char *who, char *err, size_t errlen);
 /* Put everything back, newest first, and empty the log. */
 void sys_undo_all(struct sys_undo *u);
@@ -138,7 +116,7 @@ void sys_teardown(struct strategy_ctx *ctx);
 
 /* Both app threads (UI thread, RenderThread) get attributes a. */
 int sys_undo_app_threads(struct sys_undo *u, const struct strategy_ctx *ctx,
-			 const struct sys_sched_attr *a,
+			 const struct sched_attr_v1 *a,
 			 const char *who, char *err, size_t errlen);
 
 /* cpufreq policies */

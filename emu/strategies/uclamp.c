@@ -30,8 +30,8 @@ struct uclamp {
 static int set_min(struct uclamp *s, const struct strategy_ctx *ctx, uint32_t min,
 		   char *err, size_t errlen)
 {
-	struct sys_sched_attr a = {
-		.sched_flags = SYS_FLAG_KEEP_ALL | SYS_FLAG_UTIL_CLAMP_MIN,
+	struct sched_attr_v1 a = {
+		.sched_flags = SA_FLAG_KEEP_ALL | SA_FLAG_UTIL_CLAMP_MIN,
 		.sched_util_min = min,
 	};
 

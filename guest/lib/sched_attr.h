@@ -3,15 +3,15 @@
  * The kernel's struct sched_attr (include/uapi/linux/sched/types.h, VER1:
  * with utilization clamps) and its system calls, which glibc 2.36 does not
  * wrap. One home for every program of the project that sets a policy
- * beyond sched_setscheduler(): DEADLINE parameters, uclamp values.
+ * beyond sched_setscheduler(): DEADLINE parameters, uclamp values (the
+ * pipeline's strategies through emu/strategies/sys.h, its background
+ * entries, the tests).
  */
 #ifndef FRAMESCHED_SCHED_ATTR_H
 #define FRAMESCHED_SCHED_ATTR_H
 
 #include <stdint.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
-#include <unistd.h>
 
 struct sched_attr_v1 {
 	uint32_t size;			/* sizeof(struct sched_attr_v1) */
@@ -34,17 +34,11 @@ struct sched_attr_v1 {
 #define SA_FLAG_KEEP_PARAMS	0x10
 #define SA_FLAG_UTIL_CLAMP_MIN	0x20
 #define SA_FLAG_UTIL_CLAMP_MAX	0x40
+#define SA_FLAG_KEEP_ALL	(SA_FLAG_KEEP_POLICY | SA_FLAG_KEEP_PARAMS)
 #define SA_UCLAMP_RESET		0xffffffffu	/* util_min/max: the default */
 
-/* 0, or -1 with errno, as the system calls. */
-static inline int sched_attr_set(pid_t tid, const struct sched_attr_v1 *a)
-{
-	return (int)syscall(SYS_sched_setattr, tid, a, 0);
-}
-
-static inline int sched_attr_get(pid_t tid, struct sched_attr_v1 *a)
-{
-	return (int)syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0);
-}
+/* 0, or -1 with errno, as the system calls (tid 0: the caller). */
+int sched_attr_set(pid_t tid, const struct sched_attr_v1 *a);
+int sched_attr_get(pid_t tid, struct sched_attr_v1 *a);
 
 #endif
