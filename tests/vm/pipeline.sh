@@ -39,7 +39,7 @@ FRAMESCHED_VM_CONSOLE=$d/console-phone tools/vm --deterministic --phone --timeou
 	-- build/guest/tests/pipeline_article >"$d/phone" 2>&1
 phone_rc=$?
 sed 's/^/    /' "$d/phone"
-check "the article's example on the emulated phone: schedutil misses, touchboost no worse" \
+check "the article's example on the emulated phone: schedutil misses the chain" \
 	eval '[ $phone_rc -eq 0 ] && ! grep -q "# SKIP" "$d/phone" ||
 	{ sed "s/^/# /" "$d/console-phone" | tail -20; false; }'
 done_testing
