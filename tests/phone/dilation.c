@@ -204,10 +204,18 @@ TEST_F(dilated, short_job_takes_its_law_time)
 	TH_LOG("%.0f us of big-fmax work on cpu%d at %u kHz: law %.0f us; median %.0f alone (%.2f), %.0f beside two busy big CPUs (%.2f)",
 	       JOB_US, little->first_cpu, khz, law, solo, solo / law, busy,
 	       busy / law);
+	/*
+	 * The lower bounds are the point: a job that ends before the first
+	 * steal runs at full host speed (0.03 of the law with a 500 us run).
+	 * The upper bounds only catch a gross slowdown: the debug kernel's
+	 * steal interrupts are heavy (lockdep), so five boots of it read
+	 * 1.24-1.44 alone and 1.59-1.88 beside the busy CPUs; the release
+	 * kernel that make run boots reads about 1.04 and 1.19.
+	 */
 	EXPECT_LE(0.8 * law, solo);
-	EXPECT_GE(1.5 * law, solo);
+	EXPECT_GE(2.0 * law, solo);
 	EXPECT_LE(0.8 * law, busy);
-	EXPECT_GE(2.2 * law, busy);
+	EXPECT_GE(3.0 * law, busy);
 }
 
 TEST_HARNESS_MAIN

@@ -66,15 +66,15 @@ bad_config too_slow "cpus:0-1;capacity:40;opp:300000/600;opp:1800000/1000,$good"
 # loglevel: read dmesg)
 FRAMESCHED_VM_CONSOLE=$d/console-dilated tools/vm --deterministic --phone --timeout 600 \
 	-- sh -c '
-	dmesg | grep "phone-cpufreq: .*dilated" >&2
-	exec build/guest/phone-tests/dilation' >"$d/dilated" 2>"$d/dilated-dmesg"
+	dmesg | grep "phone-cpufreq: .*dilated" | sed "s/^/# dmesg: /"
+	exec build/guest/phone-tests/dilation 2>&1' >"$d/dilated" 2>&1
 vm_rc=$?
 sed 's/^/    /' "$d/dilated"
 check "phone under icount: busy CPUs run in parallel, short jobs keep the law" \
 	eval '[ $vm_rc -eq 0 ] && grep -q "^ok 4 " "$d/dilated" || { show "$d/console-dilated"; false; }'
 check "phone under icount: the dilation is announced in the kernel log" \
-	eval 'grep -q "phone-cpufreq: big: dilated 8 times: at fmax a CPU gets 128/1024" "$d/dilated-dmesg" ||
-	      { show "$d/dilated-dmesg"; false; }'
+	eval 'grep -q "# dmesg: .*phone-cpufreq: big: dilated 8 times: at fmax a CPU gets 128/1024" "$d/dilated" ||
+	      { show "$d/dilated"; false; }'
 FRAMESCHED_VM_CONSOLE=$d/console-dil9 tools/vm --timeout 300 \
 	--append "phone_cpufreq.enable=1 phone_cpufreq.dilation=9 phone_cpufreq.min_run_us=5" -- \
 	cat /sys/module/phone_cpufreq/parameters/dilation \
