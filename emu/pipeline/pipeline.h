@@ -54,6 +54,8 @@ struct pl_result {
 	double limit_bg_uj;		/* of which the background work's */
 	uint32_t limit_infeasible;	/* frames no OPP could show on time */
 	uint64_t dl_bw_ppm;		/* ctx->dl_bw_reserved_ppm */
+	uint32_t token_passes;		/* DEADLINE token passes between the
+					 * app threads (ctx->dl_token_fd) */
 	bool residency_ok;
 	struct gplat_residency residency;	/* ms per policy and OPP */
 	uint32_t nbg;

@@ -76,6 +76,7 @@ struct pl {
 	bool th_started[PL_NTHREADS];
 	pid_t disp_tid, ui_tid, render_tid, sf_tid, gpu_tid, display_tid;
 	int vsync_fd;			/* the dispatcher's own file */
+	int token_fd;			/* the strategy's DEADLINE token, or -1 */
 	int pending[PL_MAX_PENDING];	/* SF: frames whose present fence is out */
 	int npending;
 	double *sf_late;		/* SF's wake-up after VSYNC-sf, ms */
@@ -89,6 +90,7 @@ bool pl_thread_ready(struct pl *p, pid_t *tid, const char *name);
 int pl_set_fifo(int prio);
 /* One more frame done with: presented (time known), dropped or skipped. */
 void pl_resolve(struct pl *p);
+void pl_pass_token(struct pl *p, pid_t to, const char *name);
 /*
  * Wait on @cond for a VSYNC post newer than *@seen (@seq counts them,
  * @posted holds the newest one's present); false when stopping.

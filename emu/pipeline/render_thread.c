@@ -123,6 +123,7 @@ void *render_main(void *arg)
 		} else if (!draw_frame(p, i)) {
 			break;
 		}
+		pl_pass_token(p, p->ui_tid, "token to UI thread");
 		frame_done(p, i);
 	}
 	return NULL;

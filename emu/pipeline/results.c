@@ -127,6 +127,7 @@ static json_t *run_json(const struct results_meta *m, const struct pl_result *r)
 			    r->energy_ok && s->energy_vs_limit > 0 ?
 			    num(s->energy_vs_limit) : json_null());
 	json_object_set_new(o, "dl_bw_reserved_ppm", json_integer((json_int_t)r->dl_bw_ppm));
+	json_object_set_new(o, "token_passes", json_integer(r->token_passes));
 	json_object_set_new(o, "frequency_residency_ms", r->residency_ok ?
 			    residency_json(m->ph, r) : json_null());
 	for (k = 0; k < r->nbg; k++) {

@@ -16,9 +16,13 @@
 #include "task_profiles.h"
 #include "work.h"
 
-/* DrawFrameTask::postAndWait(): hand frame @i over, block until synced. */
+/*
+ * DrawFrameTask::postAndWait(): hand frame @i over, block until synced.
+ * Under a token strategy the frame's DEADLINE reservation goes with it.
+ */
 static void post_and_wait(struct pl *p, uint32_t i)
 {
+	pl_pass_token(p, p->render_tid, "token to RenderThread");
 	pthread_mutex_lock(&p->lock);
 	p->handoff = i;
 	pthread_cond_signal(&p->render_cond);

@@ -17,6 +17,8 @@
 	S(fifo_greed)		\
 	S(deadline)		\
 	S(deadline_pe)		\
+	S(deadline_token)	\
+	S(deadline_token_pe)	\
 	S(fifo_pe)
 
 #define STRATEGY_EXTERN(n)	extern const struct strategy strategy_##n;

@@ -50,6 +50,11 @@ struct strategy_ctx {
 	/* set by the strategy, reported in the results */
 	uint64_t dl_bw_reserved_ppm;	/* SCHED_DEADLINE bandwidth it reserved,
 					 * parts per million of one CPU */
+	int dl_token_fd;		/* a SCHED_DEADLINE token that the UI
+					 * thread passes to RenderThread with
+					 * each frame and RenderThread gives
+					 * back after queueBuffer; -1: none.
+					 * Set by setup, closed by teardown. */
 	void *priv;			/* the strategy's own state */
 };
 

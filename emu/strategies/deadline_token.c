@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * deadline_token.c - one SCHED_DEADLINE reservation for the frame, passed
+ * from the UI thread to RenderThread and back (the kernel's tokens,
+ * CONFIG_SCHED_DL_TOKEN; guest/lib/dl_token.h).
+ *
+ * The UI thread holds the token from VSYNC-app; when it hands the frame to
+ * RenderThread (DrawFrameTask::postAndWait) it passes the token with it,
+ * and RenderThread gives it back once it has queued the buffer. The
+ * pipeline threads do the passing (ctx->dl_token_fd); this file sizes and
+ * creates the token.
+ *
+ *   runtime  = the chain's invariant worst case: UI + render + GPU submit
+ *              (base + jitter + heavy, invariant µs), plus DL_TOKEN_MARGIN_PCT.
+ *              DEADLINE runtime is charged scale-invariantly in 6.12
+ *              (dl_scaled_delta_exec()), so the worst case needs no
+ *              conversion to the wall time of a slow CPU.
+ *   deadline = SurfaceFlinger's latch (VSYNC-app + app_duration) less the
+ *              GPU's worst case, since the GPU fence must signal by the
+ *              latch; at most the VSYNC period, so that one instance
+ *              serves one frame.
+ *   period   = the deadline. schedutil's frequency floor and DEADLINE
+ *              capacity fitting use a reservation's bandwidth,
+ *              runtime / period; the chain needs its runtime within the
+ *              deadline, so only a period equal to the deadline makes
+ *              the floor fast enough (the kernel has no density-based
+ *              floor, which would let the period stay the VSYNC's).
+ *
+ * A frame that starts while RenderThread still holds the token for the
+ * one before runs its UI part without it (one token: no overlap).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../workload.h"
+#include "dl_token.h"
+#include "variants.h"
+
+/*
+ * Above the workload's worst case: the emulated phone's interrupts and
+ * the pipeline's own bookkeeping run on the reservation too.
+ */
+#define DL_TOKEN_MARGIN_PCT	5
+
+struct token_state {
+	struct sys_undo undo;
+	int fd;
+};
+
+static uint64_t stage_worst_us(const struct wl_dist *d)
+{
+	return (uint64_t)d->base_us + d->jitter_us +
+	       (d->heavy_rate > 0 ? d->heavy_us : 0);
+}
+
+static void token_teardown(struct strategy_ctx *ctx)
+{
+	struct token_state *s = ctx->priv;
+
+	/* closing the token gives its holder back its policy */
+	if (s && s->fd >= 0)
+		close(s->fd);
+	if (s)
+		s->fd = -1;
+	ctx->dl_token_fd = -1;
+	sys_teardown(ctx);
+}
+
+static int token_setup_as(struct strategy_ctx *ctx, const char *who,
+			  bool proxy_exec, char *err, size_t errlen)
+{
+	struct token_state *s = sys_priv(ctx, sizeof(*s), who, err, errlen);
+	const struct workload *wl = ctx->wl;
+	uint64_t chain_us, gpu_us, deadline, runtime;
+
+	if (!s)
+		return -1;
+	s->fd = -1;
+	if (!wl || !ctx->period_ns || !ctx->app_duration_ns) {
+		snprintf(err, errlen, "%s: the pipeline gave no workload or period", who);
+		return -1;
+	}
+	if (sys_undo_feature(&s->undo, "PROXY_EXEC", proxy_exec, who, err, errlen))
+		return -1;
+
+	chain_us = stage_worst_us(&wl->stage[WL_UI]) +
+		   stage_worst_us(&wl->stage[WL_RENDER]) +
+		   stage_worst_us(&wl->stage[WL_GPU_SUBMIT]);
+	gpu_us = stage_worst_us(&wl->stage[WL_GPU]);
+	deadline = ctx->app_duration_ns > gpu_us * 1000 ?
+		   ctx->app_duration_ns - gpu_us * 1000 : 0;
+	if (deadline > ctx->period_ns)
+		deadline = ctx->period_ns;
+	runtime = chain_us * 1000 * (100 + DL_TOKEN_MARGIN_PCT) / 100;
+	if (runtime > deadline)
+		runtime = deadline;
+	if (runtime < 1024) {
+		snprintf(err, errlen, "%s: the GPU's worst case (%" PRIu64
+			 " us) leaves no time before the latch (app_duration %" PRIu64 " us)",
+			 who, gpu_us, ctx->app_duration_ns / 1000);
+		return -1;
+	}
+	fprintf(stderr, "%s: token runtime %" PRIu64 " us / deadline = period %" PRIu64
+		" us (chain worst case %" PRIu64 " invariant us, GPU %" PRIu64 " us)\n",
+		who, runtime / 1000, deadline / 1000, chain_us, gpu_us);
+
+	s->fd = dl_token_create(runtime, deadline, deadline, 0);
+	if (s->fd < 0) {
+		int en = errno;
+
+		snprintf(err, errlen, "%s: %s: %s%s", who, DL_TOKEN_DEV, strerror(en),
+			 en == ENOENT ? " (a kernel without CONFIG_SCHED_DL_TOKEN)" :
+			 en == EBUSY ? " (DEADLINE admission control refused the bandwidth)" : "");
+		return -1;
+	}
+	/* nobody holds a new token: the control thread may give it */
+	if (dl_token_give(s->fd, ctx->ui_tid)) {
+		snprintf(err, errlen, "%s: give the token to the UI thread (%d): %s",
+			 who, ctx->ui_tid, strerror(errno));
+		close(s->fd);
+		s->fd = -1;
+		return -1;
+	}
+	ctx->dl_token_fd = s->fd;
+	ctx->dl_bw_reserved_ppm = runtime * 1000000 / deadline;
+	return 0;
+}
+
+static int token_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
+{
+	return token_setup_as(ctx, "deadline-token", false, err, errlen);
+}
+
+static int token_pe_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
+{
+	return token_setup_as(ctx, "deadline-token-pe", true, err, errlen);
+}
+
+const struct strategy strategy_deadline_token = {
+	.name = "deadline-token",
+	.summary = "one SCHED_DEADLINE token passed UI thread -> RenderThread -> UI thread with the frame",
+	.setup = token_setup,
+	.teardown = token_teardown,
+};
+
+const struct strategy strategy_deadline_token_pe = {
+	.name = "deadline-token-pe",
+	.summary = "deadline-token with proxy execution (PROXY_EXEC on)",
+	.setup = token_pe_setup,
+	.teardown = token_teardown,
+};
