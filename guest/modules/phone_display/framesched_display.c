@@ -239,19 +239,25 @@ static u64 fsd_us_to_loops(u32 us)
 	return div_u64(READ_ONCE(fsd_loops_per_ms) * us, USEC_PER_MSEC);
 }
 
-/* ns that @loops iterations take here, undisturbed by the scheduler */
+/*
+ * ns that @loops iterations take here, run as fsd_work() runs them:
+ * preemptible. With preemption off, softirqs that ksoftirqd has taken
+ * over wait for the end of the sample, and the emulated phone's cycle
+ * stealing is one (a softirq hrtimer): such a sample ran at the host's
+ * speed, up to 4.4 times too fast under dilation 8, and being the fastest
+ * it set the calibration. A sample that another task preempts is slower,
+ * and the fastest of several leaves it out.
+ */
 static u64 fsd_time_loops(u64 loops)
 {
 	u64 t0, t1, n;
 
-	preempt_disable();
 	t0 = ktime_get_ns();
 	for (; loops; loops -= n) {
 		n = min_t(u64, loops, FSD_LOOPS_PER_CHECK);
 		fsd_loop(n);
 	}
 	t1 = ktime_get_ns();
-	preempt_enable();
 	return t1 - t0;
 }
 
