@@ -48,7 +48,7 @@ struct dl_thread {
 	bool fits;		/* worst case fits the deadline on the slowest CPU */
 };
 
-static uint64_t stage_worst_us(const struct wl_dist *d)
+uint64_t stage_worst_us(const struct wl_dist *d)
 {
 	return (uint64_t)d->base_us + d->jitter_us +
 	       (d->heavy_rate > 0 ? d->heavy_us : 0);

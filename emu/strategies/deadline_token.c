@@ -50,12 +50,6 @@ struct token_state {
 	int fd;
 };
 
-static uint64_t stage_worst_us(const struct wl_dist *d)
-{
-	return (uint64_t)d->base_us + d->jitter_us +
-	       (d->heavy_rate > 0 ? d->heavy_us : 0);
-}
-
 static void token_teardown(struct strategy_ctx *ctx)
 {
 	struct token_state *s = ctx->priv;

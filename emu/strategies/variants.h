@@ -23,6 +23,11 @@ int cfs_baseline(struct sys_undo *u, const struct strategy_ctx *ctx,
 int fifo_setup_as(struct strategy_ctx *ctx, const char *who, bool greed,
 		  bool proxy_exec, char *err, size_t errlen);
 
+struct wl_dist;
+
+/* deadline.c: a stage's worst case, base + jitter + heavy, invariant us */
+uint64_t stage_worst_us(const struct wl_dist *d);
+
 /* deadline.c: the app threads SCHED_DEADLINE, pessimistic runtimes */
 int deadline_setup_as(struct strategy_ctx *ctx, const char *who,
 		      bool proxy_exec, char *err, size_t errlen);
