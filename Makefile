@@ -64,13 +64,17 @@ check-series: deps
 
 ## make soak: the long runs: the lock torture suite for longer, SOAK_S
 ## seconds a lock type; proxy execution's inversion target with 1, 2 and
-## 4 hogs in a deterministic boot (make check: 1 hog)
+## 4 hogs in a deterministic boot (make check: 1 hog); the SCHED_DEADLINE
+## token tests with SOAK_TOKEN_PASSES round trips (make check: 2000)
 SOAK_S ?= 600
+SOAK_TOKEN_PASSES ?= 100000
 soak: deps
 	@tools/kernel-build debug
 	@$(MAKE) -s guest
 	@FRAMESCHED_TORTURE_S=$(SOAK_S) tests/vm/locktorture.sh
 	@FRAMESCHED_INVERSION_M=1,2,4 tests/vm/inversion_icount.sh
+	@tools/vm --timeout 3600 -- env FRAMESCHED_TOKEN_PASSES=$(SOAK_TOKEN_PASSES) \
+		build/guest/tests/dl_token
 
 ## make bench-sched: the series against the pristine tree, scheduler
 ## micro-benchmarks in alternating boots (BENCH_ROUNDS boots of each)
