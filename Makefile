@@ -3,6 +3,7 @@
 SHELL := /bin/bash
 KDIR := build/linux
 KREL := build/linux-release
+KSCR := build/linux-scrutiny
 CC := gcc
 CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -pthread -Iguest/lib
 HARNESS := -I$(KDIR)/tools/testing/selftests
@@ -16,7 +17,7 @@ PHONE_TESTS := $(patsubst tests/phone/%.c,build/guest/phone-tests/%,$(wildcard t
 PIPELINE := build/guest/bin/framesched-pipeline
 
 .PHONY: help run results-doc check deps kernel kernel-release kernel-reset export-patches \
-	guest modules soak check-series bench-sched clean
+	guest modules soak scrutiny check-series bench-sched clean
 
 ## make (or make help): this list
 help:
@@ -57,6 +58,14 @@ check: deps
 	@tools/kernel-build debug
 	@$(MAKE) -s guest
 	@tests/run
+
+## make scrutiny: the scrutiny kernel (KASAN, UBSAN, kmemleak, schedstats on
+## top of the debug kernel's checkers) runs the proxy-execution, token and
+## inversion tests and locktorture; any report fails it (tests/scrutiny.sh)
+scrutiny: deps
+	@tools/kernel-build scrutiny
+	@$(MAKE) -s guest
+	@tests/scrutiny.sh
 
 ## make check-series: each patch alone builds, boots, passes the lock suites
 check-series: deps
@@ -123,7 +132,8 @@ DSP_KO := phone_display/framesched_display.ko
 tree_kos = $(INV_KO) $(if $(shell grep -qx CONFIG_SYNC_FILE=y $(1)/.config 2>/dev/null && echo y),$(DSP_KO))
 modules: $(if $(wildcard $(KDIR)/vmlinux),$(addprefix build/guest/modules/,$(call tree_kos,$(KDIR)))) \
 	$(if $(wildcard $(KREL)/vmlinux),$(addprefix build/guest/modules-release/,$(call tree_kos,$(KREL)))) \
-	$(if $(wildcard $(KPRI)/vmlinux),$(addprefix build/guest/modules-pristine/,$(call tree_kos,$(KPRI))))
+	$(if $(wildcard $(KPRI)/vmlinux),$(addprefix build/guest/modules-pristine/,$(call tree_kos,$(KPRI)))) \
+	$(if $(wildcard $(KSCR)/vmlinux),$(addprefix build/guest/modules-scrutiny/,$(call tree_kos,$(KSCR))))
 
 # $(call kbuild_module,TREE): build the module of $@ out of tree against
 # TREE from a copy of its sources in $(@D), so that no build product lands
@@ -146,8 +156,14 @@ build/guest/modules-release/$(INV_KO): $(INV_SRC) $(KREL)/vmlinux
 build/guest/modules-pristine/$(INV_KO): $(INV_SRC) $(KPRI)/vmlinux
 	$(call kbuild_module,$(KPRI))
 
+build/guest/modules-scrutiny/$(INV_KO): $(INV_SRC) $(KSCR)/vmlinux
+	$(call kbuild_module,$(KSCR))
+
 build/guest/modules/$(DSP_KO): $(DSP_SRC) $(KDIR)/vmlinux
 	$(call kbuild_module,$(KDIR))
+
+build/guest/modules-scrutiny/$(DSP_KO): $(DSP_SRC) $(KSCR)/vmlinux
+	$(call kbuild_module,$(KSCR))
 
 build/guest/modules-release/$(DSP_KO): $(DSP_SRC) $(KREL)/vmlinux
 	$(call kbuild_module,$(KREL))

@@ -23,6 +23,7 @@ int kmod_path(const struct kmod *m, char *path, size_t len)
 {
 	static const char *const dirs[] = {
 		"modules", "modules-release", "modules-pristine",
+		"modules-scrutiny",
 	};
 	const char *env = m->env ? getenv(m->env) : NULL;
 	/* room for what we append to exe's directory */
