@@ -30,7 +30,7 @@ tools/vm --mem 2048 --out "$d" --timeout 3600 -- sh -c '
 		build/guest/tests/$t >"'"$d"'/$t.tap" 2>&1 || rc=1
 		tail -n 3 "'"$d"'/$t.tap" | sed "s/^/# /"
 	done
-	echo scan >/sys/kernel/debug/kmemleak
+	echo scan >/sys/kernel/debug/kmemleak || echo missing >"'"$d"'/kmemleak-missing"
 	sleep 5
 	echo scan >/sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak >"'"$d"'/kmemleak"
@@ -40,13 +40,16 @@ sed 's/^/    /' "$d/out"
 for t in $tests; do
 	check "scrutiny: $t passes" grep -q "^# PASSED" "$d/$t.tap"
 done
-leaks=$(grep -c "^unreferenced object" "$d/kmemleak" 2>/dev/null || echo 0)
+leaks=$(grep -c "^unreferenced object" "$d/kmemleak" 2>/dev/null)
 ours=$(awk '/^unreferenced object/ { o = $0 } /dl_token|proxy|mutex|sched|framesched|inversion|display/ && o { print o; o = "" }' \
 	"$d/kmemleak" 2>/dev/null | wc -l)
-echo "# kmemleak: $leaks unreferenced object(s), $ours with a backtrace through the scheduler, the mutexes or the test modules"
+echo "# kmemleak: ${leaks:-0} unreferenced object(s), $ours with a backtrace through the scheduler, the mutexes or the test modules"
+check "scrutiny: kmemleak scanned" [ ! -e "$d/kmemleak-missing" ]
 check "scrutiny: kmemleak finds nothing of ours" [ "$ours" -eq 0 ]
+# tools/vm: 124 timed out, 125 the kernel reported a problem, 126 the
+# guest stopped early; 1 is a failed test, counted above
 check "scrutiny: the guest kernel stayed clean (no KASAN, UBSAN, lockdep or WARNING report)" \
-	eval '[ $vm_rc -eq 0 ] || { tail -20 "$d/out" | sed "s/^/# /"; false; }'
+	eval '[ $vm_rc -lt 124 ] || { tail -20 "$d/out" | sed "s/^/# /"; false; }'
 tests/vm/locktorture.sh >"$d/locktorture" 2>&1
 lt_rc=$?
 sed 's/^/    /' "$d/locktorture"
