@@ -45,20 +45,16 @@
  */
 #define DL_TOKEN_MARGIN_PCT	5
 
+/* the token is ctx->dl_token_fd; the undo log restores PROXY_EXEC */
 struct token_state {
 	struct sys_undo undo;
-	int fd;
 };
 
 static void token_teardown(struct strategy_ctx *ctx)
 {
-	struct token_state *s = ctx->priv;
-
 	/* closing the token gives its holder back its policy */
-	if (s && s->fd >= 0)
-		close(s->fd);
-	if (s)
-		s->fd = -1;
+	if (ctx->dl_token_fd >= 0)
+		close(ctx->dl_token_fd);
 	ctx->dl_token_fd = -1;
 	sys_teardown(ctx);
 }
@@ -69,10 +65,10 @@ static int token_setup_as(struct strategy_ctx *ctx, const char *who,
 	struct token_state *s = sys_priv(ctx, sizeof(*s), who, err, errlen);
 	const struct workload *wl = ctx->wl;
 	uint64_t chain_us, gpu_us, deadline, runtime;
+	int fd;
 
 	if (!s)
 		return -1;
-	s->fd = -1;
 	if (!wl || !ctx->period_ns || !ctx->app_duration_ns) {
 		snprintf(err, errlen, "%s: the pipeline gave no workload or period", who);
 		return -1;
@@ -101,8 +97,8 @@ static int token_setup_as(struct strategy_ctx *ctx, const char *who,
 		" us (chain worst case %" PRIu64 " invariant us, GPU %" PRIu64 " us)\n",
 		who, runtime / 1000, deadline / 1000, chain_us, gpu_us);
 
-	s->fd = dl_token_create(runtime, deadline, deadline, 0);
-	if (s->fd < 0) {
+	fd = dl_token_create(runtime, deadline, deadline, 0);
+	if (fd < 0) {
 		int en = errno;
 
 		snprintf(err, errlen, "%s: %s: %s%s", who, DL_TOKEN_DEV, strerror(en),
@@ -111,14 +107,13 @@ static int token_setup_as(struct strategy_ctx *ctx, const char *who,
 		return -1;
 	}
 	/* nobody holds a new token: the control thread may give it */
-	if (dl_token_give(s->fd, ctx->ui_tid)) {
+	if (dl_token_give(fd, ctx->ui_tid)) {
 		snprintf(err, errlen, "%s: give the token to the UI thread (%d): %s",
 			 who, ctx->ui_tid, strerror(errno));
-		close(s->fd);
-		s->fd = -1;
+		close(fd);
 		return -1;
 	}
-	ctx->dl_token_fd = s->fd;
+	ctx->dl_token_fd = fd;
 	ctx->dl_bw_reserved_ppm = runtime * 1000000 / deadline;
 	return 0;
 }
