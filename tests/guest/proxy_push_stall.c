@@ -12,7 +12,7 @@
  * for H_MS: the push that follows H's pick has W (blocked) at the head of
  * the pushable list and R behind it. R must reach a CPU within
  * PUSH_BOUND_MS of H's arrival. A push that stops at W leaves R queued on
- * A until H ends (about 304 ms on the debug kernel, against 0.1 ms), when
+ * A until H ends (H_MS, against 0.1 to 63 ms with the fix), when
  * W becomes A's donor again and leaves the list.
  */
 #define _GNU_SOURCE
@@ -35,17 +35,19 @@
 #define CPU_B		2
 #define CPU_MAIN	3
 #define SECTION_MS	1500.0
-#define H_MS		300.0
-#define PUSH_BOUND_MS	100.0
+#define H_MS		1000.0
+#define PUSH_BOUND_MS	250.0
 
 struct stall {
 	int fd;
 	unsigned long long loops;	/* SECTION_MS of work */
+	unsigned long long seq;		/* the module's last lock before the test */
 	sem_t r_go, h_go;
 	volatile pid_t w_tid, r_tid;
 	volatile double h_start, r_start;
 	volatile int r_cpu;
 	volatile int err;
+	volatile int w_contended;	/* W found mutex 0 held by O */
 };
 
 static int pin_to(pid_t tid, int a, int b)
@@ -86,18 +88,24 @@ static void *owner_main(void *arg)
 	return NULL;
 }
 
+/*
+ * W waits until O has locked mutex 0, then blocks on it. "After s->seq":
+ * calibration locked mutex 0 too, and a wait satisfied by those locks let
+ * W take the mutex before O and leave at once.
+ */
 static void *waiter_main(void *arg)
 {
 	struct stall *s = arg;
 	struct inversion_req r = {
 		.mutex = 0, .outer = INVERSION_NO_OUTER,
-		.wait_locked = 1u << 0, .after = 0,
+		.wait_locked = 1u << 0, .after = s->seq,
 	};
 
 	s->w_tid = syscall(SYS_gettid);
 	if (pin_to(0, CPU_A, -1) || set_fifo(60) ||
 	    ioctl(s->fd, INVERSION_IOC_LOCK, &r))
 		s->err = errno ? errno : EIO;
+	s->w_contended = r.contended;
 	return NULL;
 }
 
@@ -162,6 +170,7 @@ TEST_F_TIMEOUT(stall, push_passes_over_a_blocked_waiter, 60)
 	memset(&s, 0, sizeof(s));
 	s.fd = self->ctx.fd;
 	s.loops = self->ctx.loops;
+	s.seq = self->ctx.seq;
 	sem_init(&s.r_go, 0, 0);
 	sem_init(&s.h_go, 0, 0);
 	ASSERT_EQ(0, set_sched_feature("PROXY_EXEC", true));
@@ -190,6 +199,7 @@ TEST_F_TIMEOUT(stall, push_passes_over_a_blocked_waiter, 60)
 	pthread_join(w, NULL);
 	pthread_join(o, NULL);
 	ASSERT_EQ(0, s.err) TH_LOG("%s", strerror(s.err));
+	ASSERT_TRUE(s.w_contended) TH_LOG("W took mutex 0 before O held it");
 	ASSERT_LT(0.0, s.h_start);
 	late_ms = (s.r_start - s.h_start) * 1e3;
 	TH_LOG("R first ran %.1f ms after H came, on CPU %d (H runs %.0f ms, O's section %.0f ms)",
