@@ -53,9 +53,11 @@ run: deps
 results-doc:
 	@tools/results-doc --results build/results docs/pipeline.md
 
-## make check: every test (host, VM runner, guest suite in the debug kernel)
+## make check: every test (host, VM runner, guest suite in the debug kernel;
+## the phone under icount in the release kernel, as make run boots it)
 check: deps
 	@tools/kernel-build debug
+	@tools/kernel-build release
 	@$(MAKE) -s guest
 	@tests/run
 

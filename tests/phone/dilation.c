@@ -17,21 +17,38 @@
  *
  * And the display module's kernel work (the GPU submit's CPU part, the
  * GPU-mutex holder's section) keeps its calibration: six calibrations on
- * a big CPU at fmax agree within 10%, and a 500 us hold takes 0.8 to 2.0
+ * a big CPU at fmax agree within 10%, and a 500 us hold takes 0.5 to 2.0
  * times 500 us. Calibrated with preemption off, the steal softirq could
  * miss whole samples: 39 to 175 thousand loops a ms in one boot, and the
  * fastest sample won, so a 500 us submit took 2.2 to 2.6 ms in two of
- * three boots of make run.
+ * three boots of make run. Why 0.5: the hold is two steal rounds of a big
+ * CPU at fmax (a 31 us run and a 219 us steal each), and it starts on a
+ * CPU that was idle, so at the start of a run: two runs and the one steal
+ * between them do it, 1 - 219 / 500 = 0.56 of its time, plus the ioctl's
+ * own cost (0.70 on the release kernel).
+ *
+ * And no halt outlasts its round by much: a SCHED_FIFO task on a LITTLE
+ * CPU at 600 MHz, busy 7 ms of every 16.7 (SurfaceFlinger's composition
+ * on a LITTLE CPU) beside two busy big CPUs, never stops for more than
+ * ten of its steady-state steals (1.34 ms each). A halt across a jiffy or
+ * two uses up the softirq budget; the next steal's softirq, left to
+ * ksoftirqd, which the FIFO task keeps off the CPU, waited for the tick;
+ * the task ran a whole tick unstolen and the next steal paid it back in
+ * one halt, 54 to 58 ms (SurfaceFlinger missed its present so). The
+ * driver now kicks such a steal (Documentation/cpu-freq/phone-cpufreq.rst).
  *
  * Measured as tools/vm --deterministic --phone boots it (dilation 8,
- * steal_period_us 250, min_run_us 25), release kernel: two big CPUs 0.98
- * and 0.99; all four busy 0.82 0.82 (LITTLE) 0.92 0.92 (big); the short
- * job 1.04 alone, 1.19 beside two big CPUs. The debug kernel's interrupts
- * cost more of each short run: 0.82 to 0.85, 0.74 to 0.88, 1.24 to 1.44
- * and 1.59 to 1.88.
+ * steal_period_us 250, min_run_us 25), release kernel, three runs: two
+ * big CPUs 0.98 and 0.99; all four busy 0.76-0.77 (LITTLE) and 0.91
+ * (big); the short job 1.03-1.04 alone, 1.22-1.35 beside two big CPUs;
+ * the 500 us hold 349 us; the longest stop 3.8-4.3 ms (3.9 to 9.0 in 22
+ * earlier runs). On the debug kernel, whose interrupts cost a run slot
+ * more, the kicks took the LITTLE CPUs down to 0.48-0.66 with all four
+ * busy: tests/vm/phone.sh boots the release kernel for this file.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,8 +278,77 @@ TEST_F(dilated, kernel_work_keeps_its_calibration)
 	       CALIBRATIONS, big->first_cpu, (unsigned long long)lo,
 	       (unsigned long long)hi, HOLD_US, hold, HOLDS);
 	EXPECT_GE(lo * 1.1, (double)hi);
-	EXPECT_LE(0.8 * HOLD_US, hold);
+	EXPECT_LE(0.5 * HOLD_US, hold);
 	EXPECT_GE(2.0 * HOLD_US, hold);
+}
+
+/* a parameter of phone_cpufreq, or 0 */
+static unsigned int phone_param(const char *name)
+{
+	char path[128];
+	unsigned int v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/phone_cpufreq/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%u", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+#define BURST_MS	7.0
+#define BURST_PERIOD_MS	16.7
+#define BURSTS		180	/* 3 s */
+
+TEST_F(dilated, no_halt_outlasts_its_round)
+{
+	struct phone_policy *little = &self->ph.pol[0];
+	unsigned int khz = little->khz[1], min_run_us = phone_param("min_run_us");
+	double share = (double)little->capacity * khz /
+		       little->khz[little->nopp - 1] / self->dilation;
+	double steal_ms, longest = 0, next;
+	struct sched_param sp = { .sched_priority = 2 };
+	int big = self->ph.pol[1].first_cpu;
+	pthread_t t[2];
+	int i;
+
+	ASSERT_LT(0u, min_run_us);
+	/* the steady state: a run of min_run_us, then its steal */
+	steal_ms = min_run_us * (1024 - share) / share / 1e3;
+	ASSERT_EQ(0, phone_policy_limit(little->id, khz, khz));
+	ASSERT_EQ(0, phone_pin(little->first_cpu));
+	/* the big CPUs busy, as the app's threads keep them */
+	hogs_stop = 0;
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, hog, (void *)(long)(big + i)));
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &sp));
+	next = mono_now();
+	for (i = 0; i < BURSTS; i++) {
+		double t0 = mono_now(), last = t0, now = t0;
+
+		while ((now - t0) * 1e3 < BURST_MS) {
+			phone_work(100);
+			now = mono_now();
+			if (now - last > longest)
+				longest = now - last;
+			last = now;
+		}
+		next += BURST_PERIOD_MS / 1e3;
+		if (next > now)
+			usleep((next - now) * 1e6);
+	}
+	sp.sched_priority = 0;
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	hogs_stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	TH_LOG("SCHED_FIFO bursts on cpu%d at %u kHz: steady steal %.2f ms (share %.0f, run %u us); longest stop %.2f ms",
+	       little->first_cpu, khz, steal_ms, share, min_run_us, longest * 1e3);
+	TH_LOG("(two big CPUs busy beside it)");
+	EXPECT_GE(10 * steal_ms, longest * 1e3);
 }
 
 TEST_HARNESS_MAIN
