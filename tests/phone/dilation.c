@@ -41,10 +41,11 @@
  * steal_period_us 250, min_run_us 25), release kernel, three runs: two
  * big CPUs 0.98 and 0.99; all four busy 0.76-0.77 (LITTLE) and 0.91
  * (big); the short job 1.03-1.04 alone, 1.22-1.35 beside two big CPUs;
- * the 500 us hold 349 us; the longest stop 3.8-4.3 ms (3.9 to 9.0 in 22
- * earlier runs). On the debug kernel, whose interrupts cost a run slot
- * more, the kicks took the LITTLE CPUs down to 0.48-0.66 with all four
- * busy: tests/vm/phone.sh boots the release kernel for this file.
+ * the 500 us hold 349 us; the longest stop 3.8-4.3 ms (3.9 to 9.0 in 21
+ * of 22 earlier runs; one read 84.6 ms, not seen again or explained).
+ * On the debug kernel, whose interrupts cost a run slot more, the kicks
+ * took the LITTLE CPUs down to 0.48-0.66 with all four busy:
+ * tests/vm/phone.sh boots the release kernel for this file.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
