@@ -35,14 +35,16 @@
  * ksoftirqd, which the FIFO task keeps off the CPU, waited for the tick;
  * the task ran a whole tick unstolen and the next steal paid it back in
  * one halt, 54 to 58 ms (SurfaceFlinger missed its present so). The
- * driver now kicks such a steal (Documentation/cpu-freq/phone-cpufreq.rst).
+ * driver now kicks such a steal and bounds any one steal
+ * (Documentation/cpu-freq/phone-cpufreq.rst).
  *
  * Measured as tools/vm --deterministic --phone boots it (dilation 8,
  * steal_period_us 250, min_run_us 25), release kernel, three runs: two
  * big CPUs 0.98 and 0.99; all four busy 0.76-0.77 (LITTLE) and 0.91
  * (big); the short job 1.03-1.04 alone, 1.22-1.35 beside two big CPUs;
- * the 500 us hold 349 us; the longest stop 3.8-4.3 ms (3.9 to 9.0 in 21
- * of 22 earlier runs; one read 84.6 ms, not seen again or explained).
+ * the 500 us hold 343-349 us; the longest stop 3.8-4.3 ms (4.0 to 5.2
+ * in 9 fresh boots; with patch 0024 alone, 84.6 and 87.3 ms in 2 of
+ * about 35, an 80 ms steal that patch 0025 bounds).
  * On the debug kernel, whose interrupts cost a run slot more, the kicks
  * took the LITTLE CPUs down to 0.48-0.66 with all four busy:
  * tests/vm/phone.sh boots the release kernel for this file.
