@@ -34,6 +34,19 @@ int phone_policy_read(int policy, const char *name, uint64_t *val)
 	return end == buf ? -EINVAL : 0;
 }
 
+int phone_param_read(const char *name, uint64_t *val)
+{
+	char path[256], buf[64], *end;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/module/phone_cpufreq/parameters/%s", name);
+	ret = read_str(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	*val = strtoull(buf, &end, 10);
+	return end == buf ? -EINVAL : 0;
+}
+
 static int policy_write(int policy, const char *name, unsigned int val)
 {
 	char path[256], buf[32];

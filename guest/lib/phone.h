@@ -37,6 +37,8 @@ int phone_read(struct phone *ph);
 void phone_policy_path(char *buf, int len, int policy, const char *name);
 /* Read a number from policyN's file @name: 0 or -errno. */
 int phone_policy_read(int policy, const char *name, uint64_t *val);
+/* Read phone_cpufreq's module parameter @name (a number): 0 or -errno. */
+int phone_param_read(const char *name, uint64_t *val);
 /*
  * Set policyN's scaling_min_freq and scaling_max_freq, in the right order,
  * and visit its first CPU so that schedutil applies them now: 0 or -errno.

@@ -116,12 +116,10 @@ FIXTURE_TEARDOWN(dilated)
 /* the kernel took the command line's value (a kernel without it has no file) */
 TEST_F(dilated, parameter_is_the_command_line)
 {
-	FILE *f = fopen("/sys/module/phone_cpufreq/parameters/dilation", "r");
-	unsigned int v = 0;
+	uint64_t v = 0;
 
-	ASSERT_NE(NULL, f) TH_LOG("no /sys/module/phone_cpufreq/parameters/dilation");
-	ASSERT_EQ(1, fscanf(f, "%u", &v));
-	fclose(f);
+	ASSERT_EQ(0, phone_param_read("dilation", &v))
+		TH_LOG("no /sys/module/phone_cpufreq/parameters/dilation");
 	ASSERT_EQ(self->dilation, v);
 }
 
@@ -285,23 +283,6 @@ TEST_F(dilated, kernel_work_keeps_its_calibration)
 	EXPECT_GE(2.0 * HOLD_US, hold);
 }
 
-/* a parameter of phone_cpufreq, or 0 */
-static unsigned int phone_param(const char *name)
-{
-	char path[128];
-	unsigned int v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/phone_cpufreq/parameters/%s", name);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%u", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
 #define BURST_MS	7.0
 #define BURST_PERIOD_MS	16.7
 #define BURSTS		180	/* 3 s */
@@ -309,7 +290,8 @@ static unsigned int phone_param(const char *name)
 TEST_F(dilated, no_halt_outlasts_its_round)
 {
 	struct phone_policy *little = &self->ph.pol[0];
-	unsigned int khz = little->khz[1], min_run_us = phone_param("min_run_us");
+	unsigned int khz = little->khz[1];
+	uint64_t min_run_us = 0;
 	double share = (double)little->capacity * khz /
 		       little->khz[little->nopp - 1] / self->dilation;
 	double steal_ms, longest = 0, next;
@@ -318,7 +300,8 @@ TEST_F(dilated, no_halt_outlasts_its_round)
 	pthread_t t[2];
 	int i;
 
-	ASSERT_LT(0u, min_run_us);
+	ASSERT_EQ(0, phone_param_read("min_run_us", &min_run_us));
+	ASSERT_LT((uint64_t)0, min_run_us);
 	/* the steady state: a run of min_run_us, then its steal */
 	steal_ms = min_run_us * (1024 - share) / share / 1e3;
 	ASSERT_EQ(0, phone_policy_limit(little->id, khz, khz));
@@ -348,8 +331,9 @@ TEST_F(dilated, no_halt_outlasts_its_round)
 	hogs_stop = 1;
 	for (i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
-	TH_LOG("SCHED_FIFO bursts on cpu%d at %u kHz: steady steal %.2f ms (share %.0f, run %u us); longest stop %.2f ms",
-	       little->first_cpu, khz, steal_ms, share, min_run_us, longest * 1e3);
+	TH_LOG("SCHED_FIFO bursts on cpu%d at %u kHz: steady steal %.2f ms (share %.0f, run %llu us); longest stop %.2f ms",
+	       little->first_cpu, khz, steal_ms, share,
+	       (unsigned long long)min_run_us, longest * 1e3);
 	TH_LOG("(two big CPUs busy beside it)");
 	EXPECT_GE(10 * steal_ms, longest * 1e3);
 }
