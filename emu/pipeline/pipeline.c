@@ -279,6 +279,24 @@ static void residency_delta(struct gplat_residency *a,
 			a->ms[i][o] = b->ms[i][o] - a->ms[i][o];
 }
 
+/* What the threads run with once the strategy has set them up. */
+static void read_settings(const struct strategy_ctx *ctx, struct pl_result *r)
+{
+	const struct { const char *role; pid_t tid; } t[] = {
+		{ "UI thread", ctx->ui_tid },
+		{ "RenderThread", ctx->render_tid },
+		{ "SurfaceFlinger", ctx->sf_tid },
+		{ "GPU-mutex holder", ctx->gpu_hog_tid },
+	};
+	size_t i;
+
+	r->nsettings = 0;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]) && r->nsettings < PL_MAX_SETTINGS; i++)
+		if (t[i].tid > 0)
+			thread_settings_read(t[i].tid, t[i].role,
+					     &r->settings[r->nsettings++]);
+}
+
 /* Start, set up, run, tear down: everything between the threads. */
 static void run_strategy(struct pl *p, const struct strategy *s)
 {
@@ -316,6 +334,7 @@ static void run_strategy(struct pl *p, const struct strategy *s)
 		goto out;
 	}
 	r->dl_bw_ppm = ctx.dl_bw_reserved_ppm;
+	read_settings(&ctx, r);
 	p->token_fd = ctx.dl_token_fd;	/* the threads read it after the gate */
 	pl_set_fifo(PRIO_CONTROL);
 	e_ok = gplat_energy_uj(p->cfg->ph, &e0) == 0;

@@ -20,6 +20,7 @@
 #include "gplat.h"
 #include "stats.h"
 #include "strategy.h"
+#include "thread_settings.h"
 #include "workload.h"
 
 #define PL_ERR_LEN	256
@@ -56,6 +57,8 @@ struct pl_result {
 	uint64_t dl_bw_ppm;		/* ctx->dl_bw_reserved_ppm */
 	uint32_t token_passes;		/* DEADLINE token passes between the
 					 * app threads (ctx->dl_token_fd) */
+	uint32_t nsettings;		/* read back after the setup */
+	struct pl_thread_settings settings[PL_MAX_SETTINGS];
 	bool residency_ok;
 	struct gplat_residency residency;	/* ms per policy and OPP */
 	uint32_t nbg;

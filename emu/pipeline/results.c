@@ -9,6 +9,7 @@
 #include <string.h>
 #include "chart.h"
 #include "results.h"
+#include "../strategies/sys.h"
 
 static const char *const status_name[] = {
 	[PL_OK] = "ok", [PL_FAILED] = "failed", [PL_INTERRUPTED] = "interrupted",
@@ -83,6 +84,55 @@ static json_t *residency_json(const struct gplat *ph, const struct pl_result *r)
 	return o;
 }
 
+/* "0-1,4": the CPUs of mask @cpus */
+static void cpu_list(uint64_t cpus, char *buf, size_t len)
+{
+	size_t n = 0;
+	int cpu = 0;
+
+	buf[0] = 0;
+	while (cpu < 64 && n < len) {
+		int first;
+
+		if (!(cpus & (1ULL << cpu))) {
+			cpu++;
+			continue;
+		}
+		first = cpu;
+		while (cpu < 64 && (cpus & (1ULL << cpu)))
+			cpu++;
+		n += snprintf(buf + n, len - n, first == cpu - 1 ? "%s%d" : "%s%d-%d",
+			      n ? "," : "", first, cpu - 1);
+	}
+}
+
+static json_t *settings_json(const struct pl_result *r)
+{
+	json_t *a = json_array();
+	uint32_t i;
+
+	for (i = 0; i < r->nsettings; i++) {
+		const struct pl_thread_settings *t = &r->settings[i];
+		char cpus[256];
+
+		if (!t->ok) {
+			json_array_append_new(a, json_pack("{s:s, s:s}", "role", t->role,
+							   "error", strerror(t->err_no)));
+			continue;
+		}
+		cpu_list(t->cpus, cpus, sizeof(cpus));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:I, s:I, s:I, s:i, s:i, s:s}",
+			"role", t->role, "policy", sys_policy_name(t->policy),
+			"nice", (int)t->nice, "priority", (int)t->priority,
+			"runtime_us", (json_int_t)(t->runtime_ns / 1000),
+			"deadline_us", (json_int_t)(t->deadline_ns / 1000),
+			"period_us", (json_int_t)(t->period_ns / 1000),
+			"uclamp_min", (int)t->util_min, "uclamp_max", (int)t->util_max,
+			"cpus", cpus));
+	}
+	return a;
+}
+
 static json_t *run_json(const struct results_meta *m, const struct pl_result *r)
 {
 	const struct run_summary *s = &r->sum;
@@ -128,6 +178,7 @@ static json_t *run_json(const struct results_meta *m, const struct pl_result *r)
 			    num(s->energy_vs_limit) : json_null());
 	json_object_set_new(o, "dl_bw_reserved_ppm", json_integer((json_int_t)r->dl_bw_ppm));
 	json_object_set_new(o, "token_passes", json_integer(r->token_passes));
+	json_object_set_new(o, "thread_settings", settings_json(r));
 	json_object_set_new(o, "frequency_residency_ms", r->residency_ok ?
 			    residency_json(m->ph, r) : json_null());
 	for (k = 0; k < r->nbg; k++) {

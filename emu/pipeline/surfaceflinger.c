@@ -17,9 +17,9 @@
 #include "fence.h"
 #include "hw.h"
 #include "pl.h"
+#include "task_profiles.h"
 #include "work.h"
 
-#define PRIO_SF		2	/* SurfaceFlinger::setSchedFifo() */
 
 /* Read the present fences that have signaled (non-blocking). */
 static void reap_presents(struct pl *p)
@@ -98,7 +98,10 @@ void *sf_main(void *arg)
 	uint64_t seen = 0;
 	int64_t present;
 
-	pl_set_fifo(PRIO_SF);
+	pl_set_fifo(TP_SF_FIFO_PRIO);
+	if (tp_system_background(p->cfg->ph))
+		fprintf(stderr, "pipeline: SurfaceFlinger to system-background: sched_setaffinity: %s\n",
+			strerror(errno));
 	/* a kernel without uclamp runs it without: the RT default is absent too */
 	if (android_sf_uclamp() && errno != EOPNOTSUPP)
 		fprintf(stderr, "pipeline: SurfaceFlinger uclamp.min: sched_setattr: %s\n",

@@ -3,6 +3,9 @@
  * task_profiles.c - Android's task profiles for the pipeline's threads
  * (task_profiles.h says which and where each setting comes from).
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include "task_profiles.h"
 
@@ -26,4 +29,19 @@ uint64_t tp_background_cpus(const struct gplat *ph)
 			set |= 1ULL << cpu;
 	/* all alike: no LITTLE CPUs to confine the background to */
 	return set == (1ULL << ph->ncpus) - 1 ? 0 : set;
+}
+
+int tp_system_background(const struct gplat *ph)
+{
+	uint64_t cpus = tp_background_cpus(ph);
+	cpu_set_t set;
+	int cpu;
+
+	if (!cpus)
+		return 0;
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < ph->ncpus; cpu++)
+		if (cpus & (1ULL << cpu))
+			CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
 }

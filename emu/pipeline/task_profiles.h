@@ -13,8 +13,17 @@
  *                background, the LITTLE CPUs (Pixel 6: CPUs 0-3, its
  *                Cortex-A55s); a workload entry that names a CPU keeps it;
  *   system       SurfaceFlinger: SCHED_FIFO 2 with a uclamp.min
- *                (android_tuning.h); realtime and DEADLINE background
- *                entries (audio): every CPU.
+ *                (android_tuning.h), cpuset system-background, the LITTLE
+ *                CPUs: AOSP's main_surfaceflinger.cpp puts its main thread
+ *                there (set_cpuset_policy(0, SP_SYSTEM), "Keeps us from
+ *                unnecessarily using big cores", Android 7 to at least
+ *                13), and devices' init scripts give system-background
+ *                the LITTLE cluster (0-3 of a 4+4 SoC), as background.
+ *                Without it, where SurfaceFlinger composes is wherever
+ *                the realtime class first put it, which differs from
+ *                boot to boot (composition 1.7 ms on a big CPU, 9 ms on
+ *                a LITTLE one). Realtime and DEADLINE background entries
+ *                (audio): every CPU.
  */
 #ifndef PL_TASK_PROFILES_H
 #define PL_TASK_PROFILES_H
@@ -23,6 +32,7 @@
 #include "gplat.h"
 
 #define TP_TOP_APP_NICE	(-10)
+#define TP_SF_FIFO_PRIO	2	/* SurfaceFlinger::setSchedFifo() */
 
 /* The calling thread joins the top app: 0, or -1 with errno. */
 int tp_top_app(void);
@@ -31,5 +41,11 @@ int tp_top_app(void);
  * or 0 (anywhere) when they are all alike (no capacities: a plain VM).
  */
 uint64_t tp_background_cpus(const struct gplat *ph);
+/*
+ * The calling thread (SurfaceFlinger's) joins system-background, the same
+ * CPUs as background (nothing to do when they are all alike): 0, or -1
+ * with errno.
+ */
+int tp_system_background(const struct gplat *ph);
 
 #endif

@@ -6,19 +6,35 @@
  * stage overruns its runtime wait for the next period.
  *
  * For each thread:
- *   period   = the VSYNC period;
- *   deadline = the app's window (app_duration), at most the period;
  *   runtime  = the stage's worst case (base + jitter + heavy, invariant µs)
- *              as wall time on the slowest CPU at the slowest OPP it may
- *              run at, at most the deadline; then both runtimes scaled down
- *              together if the pair would not pass admission control.
+ *              plus DL_RUNTIME_MARGIN_PCT. DEADLINE runtime is charged
+ *              scale-invariantly (dl_scaled_delta_exec()), so the worst
+ *              case needs no conversion to the wall time of a slow CPU.
+ *   deadline = the stage's share of the frame's window, in proportion to
+ *              the stages' worst cases. The window runs from VSYNC-app to
+ *              SurfaceFlinger's latch (app_duration) less the GPU's worst
+ *              case, since the GPU fence must signal by the latch; the UI
+ *              thread's deadline counts from VSYNC-app, RenderThread's
+ *              from the hand-off, which comes at most the UI thread's
+ *              deadline after VSYNC-app. At most the period.
+ *   period   = the deadline.
  *
- * "The slowest OPP it may run at": schedutil never runs a CPU below the
- * running DEADLINE bandwidth (it is the floor of its frequency request), so
- * a task reserving R every P runs at least at capacity 1024 * R / P, rounded
- * up to an OPP, or at the CPU's top OPP if that is less. The runtime is the
- * smallest R that covers the worst case at that floor on the slowest
- * cluster: W * 1024 / cap(floor(R)) <= R.
+ * The stage's deadline is what sets its frequency and its CPU: schedutil
+ * runs a CPU at least at the density (runtime / deadline) of its active
+ * DEADLINE tasks (patch "sched/deadline: Keep schedutil's floor at the
+ * active tasks' density"), and capacity fitting places a task only where
+ * its runtime fits its deadline. The period cannot be the VSYNC period
+ * with a shorter deadline: a task with a constrained deadline that wakes
+ * after its deadline but before its next period is throttled until that
+ * period (dl_check_constrained_dl()), and RenderThread's activations,
+ * the UI thread's hand-offs, come at varying times: once one came late,
+ * each later hand-off waited for the late one's period, 8 ms a frame, and
+ * every frame of the article's example missed (a measured run: 298 of
+ * 600 frames drawn, all late). So each stage reserves its density, and
+ * the two reservations together reserve more than the chain's worst case
+ * once: the price of two reservations that the token (deadline_token.c)
+ * does not pay. Both runtimes shrink together if the pair would not pass
+ * admission control.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -45,7 +61,8 @@ struct dl_thread {
 	pid_t tid;
 	uint64_t worst_us;	/* invariant µs */
 	uint64_t runtime_ns;
-	bool fits;		/* worst case fits the deadline on the slowest CPU */
+	uint64_t deadline_ns;	/* and period */
+	bool fits;		/* runtime fits the deadline on the biggest CPU */
 };
 
 uint64_t stage_worst_us(const struct wl_dist *d)
@@ -54,61 +71,19 @@ uint64_t stage_worst_us(const struct wl_dist *d)
 	       (d->heavy_rate > 0 ? d->heavy_us : 0);
 }
 
-static const struct plat_cluster *slowest_cluster(const struct platform *p)
+uint64_t dl_runtime_for_ns(uint64_t worst_us)
 {
-	const struct plat_cluster *slow = &p->cl[0];
-	uint32_t c;
-
-	for (c = 1; c < p->nclusters; c++)
-		if (p->cl[c].capacity < slow->capacity)
-			slow = &p->cl[c];
-	return slow;
+	return worst_us * 1000 * (100 + DL_RUNTIME_MARGIN_PCT) / 100;
 }
 
-/* Capacity of cl at the lowest OPP schedutil may pick for bandwidth need. */
-static uint32_t floor_capacity(const struct plat_cluster *cl, uint64_t need)
+static uint32_t biggest_capacity(const struct platform *p)
 {
-	uint32_t i;
+	uint32_t c, big = 0;
 
-	for (i = 0; i < cl->nopp; i++)
-		if (plat_opp_capacity(cl, i) >= need)
-			return plat_opp_capacity(cl, i);
-	return plat_opp_capacity(cl, cl->nopp - 1);
-}
-
-/* Wall ns that worst_us take on cl when the task reserves runtime per period. */
-static uint64_t worst_wall_ns(const struct plat_cluster *cl, uint64_t worst_us,
-			      uint64_t runtime, uint64_t period)
-{
-	uint64_t need = (runtime * PLAT_CAPACITY_SCALE + period - 1) / period;
-	uint32_t cap = floor_capacity(cl, need);
-
-	return worst_us * 1000 * PLAT_CAPACITY_SCALE / (cap ? cap : 1);
-}
-
-/*
- * The smallest runtime that covers the worst case at its own frequency
- * floor; the wall time only falls as the runtime grows, so bisect.
- */
-static void pick_runtime(struct dl_thread *t, const struct plat_cluster *cl,
-			 uint64_t deadline, uint64_t period)
-{
-	uint64_t lo = DL_MIN_RUNTIME_NS, hi = deadline;
-
-	t->fits = worst_wall_ns(cl, t->worst_us, hi, period) <= hi;
-	if (!t->fits) {
-		t->runtime_ns = deadline;
-		return;
-	}
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (worst_wall_ns(cl, t->worst_us, mid, period) <= mid)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	t->runtime_ns = lo;
+	for (c = 0; c < p->nclusters; c++)
+		if (p->cl[c].capacity > big)
+			big = p->cl[c].capacity;
+	return big ? big : PLAT_CAPACITY_SCALE;
 }
 
 /* Sum of rt of every fair server (debugfs), in CPUs; 0 without them. */
@@ -195,11 +170,23 @@ static int free_bw(const struct strategy_ctx *ctx, double *bw,
 	return 0;
 }
 
-static int plan(struct strategy_ctx *ctx, struct dl_thread t[2], uint64_t *deadline,
+/*
+ * The frame's window for the app's CPU stages: VSYNC-app to the latch
+ * (app_duration, or the period without one) less the GPU's worst case.
+ */
+static uint64_t cpu_window_ns(const struct strategy_ctx *ctx)
+{
+	uint64_t app = ctx->app_duration_ns ? ctx->app_duration_ns : ctx->period_ns;
+	uint64_t gpu = stage_worst_us(&ctx->wl->stage[WL_GPU]) * 1000;
+
+	return app > gpu ? app - gpu : app;
+}
+
+static int plan(struct strategy_ctx *ctx, struct dl_thread t[2],
 		const char *who, char *err, size_t errlen)
 {
-	const struct plat_cluster *slow;
-	uint64_t period = ctx->period_ns;
+	uint64_t period = ctx->period_ns, window, worst;
+	uint32_t big;
 	double want, limit;
 	int i;
 
@@ -208,9 +195,6 @@ static int plan(struct strategy_ctx *ctx, struct dl_thread t[2], uint64_t *deadl
 			 who);
 		return -1;
 	}
-	slow = slowest_cluster(ctx->plat);
-	*deadline = ctx->app_duration_ns && ctx->app_duration_ns < period ?
-		    ctx->app_duration_ns : period;
 	t[0] = (struct dl_thread){
 		.role = "UI thread", .tid = ctx->ui_tid,
 		.worst_us = stage_worst_us(&ctx->wl->stage[WL_UI]),
@@ -221,13 +205,30 @@ static int plan(struct strategy_ctx *ctx, struct dl_thread t[2], uint64_t *deadl
 		.worst_us = stage_worst_us(&ctx->wl->stage[WL_RENDER]) +
 			    stage_worst_us(&ctx->wl->stage[WL_GPU_SUBMIT]),
 	};
-	for (i = 0; i < 2; i++)
-		pick_runtime(&t[i], slow, *deadline, period);
+	window = cpu_window_ns(ctx);
+	worst = t[0].worst_us + t[1].worst_us;
+	big = biggest_capacity(ctx->plat);
+	for (i = 0; i < 2; i++) {
+		t[i].deadline_ns = worst ? window * t[i].worst_us / worst : window;
+		if (t[i].deadline_ns > period)
+			t[i].deadline_ns = period;
+		if (t[i].deadline_ns < DL_MIN_RUNTIME_NS)
+			t[i].deadline_ns = DL_MIN_RUNTIME_NS;
+		t[i].runtime_ns = dl_runtime_for_ns(t[i].worst_us);
+		if (t[i].runtime_ns < DL_MIN_RUNTIME_NS)
+			t[i].runtime_ns = DL_MIN_RUNTIME_NS;
+		if (t[i].runtime_ns > t[i].deadline_ns)
+			t[i].runtime_ns = t[i].deadline_ns;
+		/* invariant runtime: a CPU of capacity big does big/1024 a ns */
+		t[i].fits = t[i].runtime_ns * PLAT_CAPACITY_SCALE <=
+			    t[i].deadline_ns * big;
+	}
 
 	if (free_bw(ctx, &limit, who, err, errlen))
 		return -1;
 	limit = limit * DL_ADMIT_PCT / 100;
-	want = (double)(t[0].runtime_ns + t[1].runtime_ns) / period;
+	want = (double)t[0].runtime_ns / t[0].deadline_ns +
+	       (double)t[1].runtime_ns / t[1].deadline_ns;
 	if (limit <= 0) {
 		snprintf(err, errlen, "%s: no DEADLINE bandwidth left for the app (%s, fair servers, background)",
 			 who, SYS_RT_RUNTIME);
@@ -246,20 +247,19 @@ static int plan(struct strategy_ctx *ctx, struct dl_thread t[2], uint64_t *deadl
 }
 
 static void report_plan(const struct strategy_ctx *ctx, const struct dl_thread t[2],
-			uint64_t deadline, const char *who)
+			const char *who)
 {
 	int i;
 
 	for (i = 0; i < 2; i++)
 		fprintf(stderr, "%s: %s runtime %" PRIu64 " us / deadline %" PRIu64
-			" us / period %" PRIu64 " us (worst case %" PRIu64
+			" us = period (worst case %" PRIu64
 			" invariant us%s)\n", who, t[i].role, t[i].runtime_ns / 1000,
-			deadline / 1000, ctx->period_ns / 1000, t[i].worst_us,
-			t[i].fits ? "" : ", capped: may overrun on the slowest CPU");
+			t[i].deadline_ns / 1000, t[i].worst_us,
+			t[i].fits ? "" : ", capped: may overrun its deadline");
 }
 
 static int set_deadline(struct sys_undo *u, const struct dl_thread *t,
-			uint64_t deadline, uint64_t period,
 			const char *who, char *err, size_t errlen)
 {
 	struct sched_attr_v1 a = {
@@ -267,8 +267,8 @@ static int set_deadline(struct sys_undo *u, const struct dl_thread *t,
 		/* a DEADLINE task may only fork with reset-on-fork */
 		.sched_flags = SA_FLAG_RESET_ON_FORK,
 		.sched_runtime = t->runtime_ns,
-		.sched_deadline = deadline,
-		.sched_period = period,
+		.sched_deadline = t->deadline_ns,
+		.sched_period = t->deadline_ns,
 	};
 	size_t n;
 	int en;
@@ -290,22 +290,20 @@ int deadline_setup_as(struct strategy_ctx *ctx, const char *who,
 {
 	struct deadline *s = sys_priv(ctx, sizeof(*s), who, err, errlen);
 	struct dl_thread t[2];
-	uint64_t deadline;
 	int i;
 
 	if (!s)
 		return -1;
 	if (sys_undo_feature(&s->undo, "PROXY_EXEC", proxy_exec, who, err, errlen) ||
-	    plan(ctx, t, &deadline, who, err, errlen))
+	    plan(ctx, t, who, err, errlen))
 		return -1;
-	report_plan(ctx, t, deadline, who);
+	report_plan(ctx, t, who);
 	/* a thread already DEADLINE from a repeated setup is re-admitted as is */
 	ctx->dl_bw_reserved_ppm = 0;
 	for (i = 0; i < 2; i++) {
-		if (set_deadline(&s->undo, &t[i], deadline, ctx->period_ns,
-				 who, err, errlen))
+		if (set_deadline(&s->undo, &t[i], who, err, errlen))
 			return -1;
-		ctx->dl_bw_reserved_ppm += t[i].runtime_ns * 1000000 / ctx->period_ns;
+		ctx->dl_bw_reserved_ppm += t[i].runtime_ns * 1000000 / t[i].deadline_ns;
 	}
 	return 0;
 }
@@ -317,7 +315,7 @@ static int deadline_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
 
 const struct strategy strategy_deadline = {
 	.name = "deadline",
-	.summary = "UI thread and RenderThread SCHED_DEADLINE, pessimistic runtimes from the workload",
+	.summary = "UI thread and RenderThread SCHED_DEADLINE: invariant worst-case runtimes, a deadline per stage",
 	.setup = deadline_setup,
 	.teardown = sys_teardown,
 };

@@ -11,20 +11,25 @@
  * creates the token.
  *
  *   runtime  = the chain's invariant worst case: UI + render + GPU submit
- *              (base + jitter + heavy, invariant µs), plus DL_TOKEN_MARGIN_PCT.
- *              DEADLINE runtime is charged scale-invariantly in 6.12
- *              (dl_scaled_delta_exec()), so the worst case needs no
- *              conversion to the wall time of a slow CPU.
+ *              (base + jitter + heavy, invariant µs), plus
+ *              DL_RUNTIME_MARGIN_PCT. DEADLINE runtime is charged
+ *              scale-invariantly in 6.12 (dl_scaled_delta_exec()), so the
+ *              worst case needs no conversion to the wall time of a slow
+ *              CPU.
  *   deadline = SurfaceFlinger's latch (VSYNC-app + app_duration) less the
  *              GPU's worst case, since the GPU fence must signal by the
  *              latch; at most the VSYNC period, so that one instance
  *              serves one frame.
- *   period   = the deadline. schedutil's frequency floor and DEADLINE
- *              capacity fitting use a reservation's bandwidth,
- *              runtime / period; the chain needs its runtime within the
- *              deadline, so only a period equal to the deadline makes
- *              the floor fast enough (the kernel has no density-based
- *              floor, which would let the period stay the VSYNC's).
+ *   period   = the deadline. A period longer than the deadline would
+ *              let one instance serve a frame at a lower frequency floor
+ *              than its density, were it not for the kernel's throttle of
+ *              a constrained-deadline task that wakes after its deadline
+ *              but before its next period (dl_check_constrained_dl()):
+ *              a frame whose activation came late would hold every later
+ *              one back to its period's phase (deadline.c says what that
+ *              did to the deadline strategy). schedutil's floor is the
+ *              density (patch "sched/deadline: Keep schedutil's floor at
+ *              the active tasks' density"), equal here to the bandwidth.
  *
  * A frame that starts while RenderThread still holds the token for the
  * one before runs its UI part without it (one token: no overlap).
@@ -38,12 +43,6 @@
 #include "../workload.h"
 #include "dl_token.h"
 #include "variants.h"
-
-/*
- * Above the workload's worst case: the emulated phone's interrupts and
- * the pipeline's own bookkeeping run on the reservation too.
- */
-#define DL_TOKEN_MARGIN_PCT	5
 
 /* the token is ctx->dl_token_fd; the undo log restores PROXY_EXEC */
 struct token_state {
@@ -84,7 +83,7 @@ static int token_setup_as(struct strategy_ctx *ctx, const char *who,
 		   ctx->app_duration_ns - gpu_us * 1000 : 0;
 	if (deadline > ctx->period_ns)
 		deadline = ctx->period_ns;
-	runtime = chain_us * 1000 * (100 + DL_TOKEN_MARGIN_PCT) / 100;
+	runtime = dl_runtime_for_ns(chain_us);
 	if (runtime > deadline)
 		runtime = deadline;
 	if (runtime < 1024) {

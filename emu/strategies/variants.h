@@ -28,7 +28,16 @@ struct wl_dist;
 /* deadline.c: a stage's worst case, base + jitter + heavy, invariant us */
 uint64_t stage_worst_us(const struct wl_dist *d);
 
-/* deadline.c: the app threads SCHED_DEADLINE, pessimistic runtimes */
+/*
+ * Above the workload's worst case: the emulated phone's interrupts and
+ * the pipeline's own bookkeeping run on a reservation too.
+ */
+#define DL_RUNTIME_MARGIN_PCT	5
+
+/* deadline.c: the DEADLINE runtime, in ns, for a worst case in invariant us */
+uint64_t dl_runtime_for_ns(uint64_t worst_us);
+
+/* deadline.c: the app threads SCHED_DEADLINE, worst-case runtimes */
 int deadline_setup_as(struct strategy_ctx *ctx, const char *who,
 		      bool proxy_exec, char *err, size_t errlen);
 
