@@ -63,7 +63,7 @@ static bool draw_frame(struct pl *p, int64_t i)
 {
 	struct pl_frame *f = &p->fr[i];
 	struct display_gpu_submit g;
-	int64_t t0 = mono_ns(), t1, t2, t3;
+	int64_t t0 = mono_ns(), t1, t2, t3, mark = work_mark();
 	int release_fd, slot;
 
 	slot = bq_dequeue(&p->bq, &release_fd);
@@ -77,7 +77,8 @@ static bool draw_frame(struct pl *p, int64_t i)
 	fence_put(&release_fd);
 	t1 = mono_ns();
 	tb_slice(&p->tb, p->render_tid, "app", "dequeueBuffer", i, t0, t1);
-	work_spin_us(f->work.us[WL_RENDER]);
+	/* dequeueBuffer's CPU time is part of the drawing's work */
+	work_spin_us_since(mark, f->work.us[WL_RENDER]);
 	t2 = mono_ns();
 	tb_slice(&p->tb, p->render_tid, "app", "DrawFrame", i, t1, t2);
 	if (hw_gpu_submit(p->cfg->hw->fd, f->work.us[WL_GPU_SUBMIT],

@@ -4,10 +4,11 @@
  *
  * At each VSYNC-sf it latches at most one buffer of the app's layer: the
  * oldest queued one, if its acquire fence has signaled and its frame is
- * not early (bufferqueue.h), composes (sf work), and presents it
+ * not early (bufferqueue.h), composes (sf work, counted from its wake-up
+ * with the latching: work.h), and presents it
  * (DISPLAY_IOC_PRESENT); the present fence's timestamp is the frame's
- * present time. SCHED_FIFO 2 with a uclamp.min, as a device runs it
- * (android_tuning.h).
+ * present time. SCHED_FIFO 2 with a uclamp.min, on the LITTLE CPUs, as a
+ * device runs it (android_tuning.h, task_profiles.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +20,6 @@
 #include "pl.h"
 #include "task_profiles.h"
 #include "work.h"
-
 
 /* Read the present fences that have signaled (non-blocking). */
 static void reap_presents(struct pl *p)
@@ -51,7 +51,7 @@ static void reap_presents(struct pl *p)
 /* one VSYNC-sf: latch, compose, present */
 static void sf_frame(struct pl *p, int64_t present)
 {
-	int64_t start = mono_ns(), end;
+	int64_t start = mono_ns(), end, mark = work_mark();
 	struct display_present dp;
 	struct pl_frame *f;
 	struct bq_latch l;
@@ -68,7 +68,7 @@ static void sf_frame(struct pl *p, int64_t present)
 	p->last_latch = start;
 	pl_frame_gpu_done(f);
 	tb_flow(&p->tb, "acquire fence", p->gpu_tid, f->gpu_end, p->sf_tid, start);
-	work_spin_us(f->work.us[WL_SF]);
+	work_spin_us_since(mark, f->work.us[WL_SF]);
 	if (hw_present(p->cfg->hw->fd, f->acquire_fd, (uint32_t)l.slot, &dp)) {
 		pl_fail(p, "SurfaceFlinger: %s: %s", "DISPLAY_IOC_PRESENT", errno);
 		bq_unlatch(&p->bq, l.slot);

@@ -69,18 +69,12 @@ __attribute__((noinline)) void work_spin_loops(uint64_t loops)
 }
 
 /*
- * Spin in chunks until the run time has advanced by the work; a chunk is
- * never more than what is left, so the overshoot is about one read.
+ * Spin in chunks until the run time has reached @end; a chunk is never
+ * more than what is left, so the overshoot is about one read (or one of
+ * the phone's halts, which count as run time).
  */
-static void spin_invariant(uint64_t us)
+static void spin_invariant_until(int64_t now, int64_t end)
 {
-	int64_t now = invariant_ns(), end;
-
-	if (now < 0) {	/* cannot happen once calibrated: count loops */
-		work_spin_loops((uint64_t)(us * loops_per_us + 0.5));
-		return;
-	}
-	end = now + (int64_t)us * 1000;
 	while (now < end) {
 		uint64_t left = (uint64_t)(end - now + 999) / 1000;
 
@@ -91,6 +85,36 @@ static void spin_invariant(uint64_t us)
 		if (now < 0)
 			return;
 	}
+}
+
+static void spin_invariant(uint64_t us)
+{
+	int64_t now = invariant_ns();
+
+	if (now < 0) {	/* cannot happen once calibrated: count loops */
+		work_spin_loops((uint64_t)(us * loops_per_us + 0.5));
+		return;
+	}
+	spin_invariant_until(now, now + (int64_t)us * 1000);
+}
+
+int64_t work_mark(void)
+{
+	return invariant ? invariant_ns() : -1;
+}
+
+void work_spin_us_since(int64_t mark, uint64_t us)
+{
+	int64_t now;
+
+	if (mark < 0) {
+		work_spin_us(us);
+		return;
+	}
+	now = invariant_ns();
+	if (now < 0)
+		return;
+	spin_invariant_until(now, mark + (int64_t)us * 1000);
 }
 
 void work_spin_us(uint64_t us)
