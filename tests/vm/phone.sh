@@ -6,7 +6,9 @@
 # (built into build/guest/phone-tests/ by "make guest"); their TAP lines
 # are passed through as sub-tests. Then one boot for each kind of bad
 # command-line configuration: the kernel must say what is wrong, and fall
-# back to the default phone. A kernel without the driver fails all of it.
+# back to the default phone; those boots are not under icount, and the
+# driver must say that its slowdown law does not hold there. A kernel
+# without the driver fails all of it.
 #
 # The tests boot in deterministic mode (tools/vm --deterministic: guest
 # time follows executed instructions): the slowdown law is a 10% bound,
@@ -32,6 +34,9 @@ vm_rc=$?
 sed 's/^/    /' "$d/out"
 check "phone tests pass in a boot with phone_cpufreq.enable=1" \
 	eval '[ $vm_rc -eq 0 ] || { show "$d/console"; false; }'
+check "under icount (tools/vm --deterministic) the driver does not warn about guest time" \
+	eval '! grep -q "phone-cpufreq: guest time not counted" "$d/console" ||
+	      { grep "phone-cpufreq" "$d/console" | sed "s/^/# /"; false; }'
 
 # bad_config CFG CLUSTERS MESSAGE: refused with MESSAGE, default phone used
 # (not "name": check() has a local of that name, which eval would see)
@@ -44,6 +49,9 @@ bad_config() {
 	check "bad configuration ($cfg) is refused with a clear message" \
 		eval 'grep -q "phone-cpufreq: .*$msg" "$d/console-$cfg" &&
 		      grep -q "using the default phone" "$d/console-$cfg" ||
+		      { show "$d/console-$cfg"; false; }'
+	check "bad configuration ($cfg), booted without icount: the driver warns that the law does not hold" \
+		eval 'grep -q "phone-cpufreq: guest time not counted in instructions" "$d/console-$cfg" ||
 		      { show "$d/console-$cfg"; false; }'
 	check "bad configuration ($cfg): the default phone runs instead" \
 		eval 'grep -qx "300000 600000 900000 1200000 1500000 1800000 *" "$d/$cfg" &&

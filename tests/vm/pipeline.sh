@@ -11,7 +11,8 @@
 # skips; a "host too busy" skip in a deterministic boot is a failure. The
 # article's example then runs alone in a second boot, on the phone
 # (tools/vm --deterministic --phone, as make run boots it), where it
-# must pass and not skip.
+# must pass and not skip, with the strategies' settings test, whose
+# checks of CPU placement mean something only where capacities differ.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib-tap.sh
 d=$(mktemp -d)
@@ -36,10 +37,14 @@ check "no pipeline test was skipped but for want of cpufreq" \
 	eval '! grep "# SKIP" "$d/out" | grep -qv "cpufreq" ||
 	{ grep "# SKIP" "$d/out" | grep -v cpufreq | sed "s/^ */# /"; false; }'
 FRAMESCHED_VM_CONSOLE=$d/console-phone tools/vm --deterministic --phone --timeout 900 \
-	-- build/guest/tests/pipeline_article >"$d/phone" 2>&1
-phone_rc=$?
+	-- sh -c 'build/guest/tests/pipeline_article; a=$?
+		  build/guest/tests/pipeline_strategies -t settings_are_the_documented_ones; s=$?
+		  echo "# rc article=$a settings=$s"' >"$d/phone" 2>&1
 sed 's/^/    /' "$d/phone"
 check "the article's example on the emulated phone: schedutil misses the chain" \
-	eval '[ $phone_rc -eq 0 ] && ! grep -q "# SKIP" "$d/phone" ||
+	eval 'grep -q "# rc article=0 " "$d/phone" && ! grep -q "# SKIP" "$d/phone" ||
 	{ sed "s/^/# /" "$d/console-phone" | tail -20; false; }'
+check "on the phone each strategy's threads run with its documented settings, SurfaceFlinger on the LITTLE CPUs" \
+	eval 'grep -q "settings=0$" "$d/phone" ||
+	{ grep "Expected\|not ok" "$d/phone" | sed "s/^ */# /"; false; }'
 done_testing
