@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "cpu_share.h"
+#include "dl_token.h"
 #include "inversion.h"
 #include "kmod.h"
 #include "spin_pause.h"
@@ -30,6 +31,7 @@
 const char *const inv_scenario_names[INV_NR_SCENARIOS] = {
 	[INV_FIFO] = "fifo", [INV_DL] = "dl", [INV_REMOTE] = "remote",
 	[INV_SLEEP] = "sleep", [INV_CHAIN] = "chain", [INV_FREE] = "free",
+	[INV_TOKEN] = "token",
 };
 const char *const inv_hogs_names[INV_NR_HOGS] = {
 	[INV_HOGS_CFS] = "cfs", [INV_HOGS_FIFO] = "fifo",
@@ -130,6 +132,7 @@ struct role {
 	int cpu;		/* -1: every CPU */
 	int policy;		/* SCHED_OTHER means nice 19 */
 	uint64_t dl_runtime_ns, dl_period_ns;
+	int token_fd;		/* >= 0: SCHED_DEADLINE from this token */
 	unsigned long cmd;
 	struct inversion_req req;	/* the request; after is set per go */
 	struct inversion_req out;	/* its result */
@@ -153,6 +156,10 @@ static int role_sched(struct role *r)
 
 	switch (r->policy) {
 	case SCHED_DEADLINE:
+		if (r->token_fd >= 0) {
+			r->what = "SCHED_DL_TOKEN_GIVE to itself";
+			return dl_token_give(r->token_fd, 0) ? errno : 0;
+		}
 		r->what = "sched_setattr(SCHED_DEADLINE)";
 		return syscall(SYS_sched_setattr, 0, &attr, 0) ? errno : 0;
 	case SCHED_FIFO:
@@ -591,6 +598,7 @@ static void role_init(struct role *r, const char *name, struct inv_ctx *ctx,
 	r->cmd = cmd;
 	r->req.mutex = mutex;
 	r->req.outer = INVERSION_NO_OUTER;
+	r->token_fd = -1;
 }
 
 /*
@@ -637,7 +645,7 @@ static int setup_roles(struct inv_ctx *ctx, const struct inv_point *p,
 	waiter->req.wait_locked = 1u << MUTEX_A | (chain ? 1u << MUTEX_B : 0);
 	if (p->scenario == INV_FREE)
 		owner->cpu = waiter->cpu = -1;
-	if (p->scenario == INV_DL) {
+	if (p->scenario == INV_DL || p->scenario == INV_TOKEN) {
 		waiter->cpu = -1;
 		waiter->policy = SCHED_DEADLINE;
 		waiter->dl_runtime_ns = 4 * c_ns + 500000;
@@ -739,6 +747,17 @@ int inv_run(struct inv_ctx *ctx, struct inv_point *p)
 		return -1;
 	}
 	chain = setup_roles(ctx, p, &owner, &middle, &waiter);
+	if (p->scenario == INV_TOKEN) {
+		/* the waiter takes it as it starts: nobody holds a new token */
+		waiter.token_fd = dl_token_create(waiter.dl_runtime_ns,
+						  waiter.dl_period_ns,
+						  waiter.dl_period_ns, 0);
+		if (waiter.token_fd < 0) {
+			fprintf(stderr, "inversion: %s: %s\n", DL_TOKEN_DEV,
+				strerror(errno));
+			goto out_pin;
+		}
+	}
 	/* the middle task must hold A before the owner starts, see above */
 	if (chain)
 		roles[nroles++] = &middle;
@@ -775,6 +794,8 @@ out:
 	if (p->m)
 		usleep(HOG_WINDOW_SETTLE_US);
 out_pin:
+	if (waiter.token_fd >= 0)
+		close(waiter.token_fd);
 	pin(-1);
 	return ret;
 }

@@ -45,6 +45,8 @@ enum inv_scenario {
 	INV_CHAIN,	/* as INV_FIFO, through a middle task and a 2nd mutex */
 	INV_FREE,	/* SCHED_FIFO waiter and owner unpinned: only the
 			 * scheduler decides where each runs */
+	INV_TOKEN,	/* as INV_DL, the reservation a SCHED_DEADLINE
+			 * token's (patch 0023) that the waiter holds */
 	INV_NR_SCENARIOS
 };
 

@@ -13,6 +13,10 @@
  *   same absolute deadline and no more runtime than the giver left, and is
  *   throttled when that runtime is spent.
  * - Bad requests get the errno the ABI promises, and change nothing.
+ * - After the round trips, with a third thread switching both threads to
+ *   and from a constrained-deadline reservation meanwhile, the runqueues'
+ *   this_bw, running_bw and running_dens (patch 0026) are back where they
+ *   started.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -437,7 +441,7 @@ TEST(bad_gives_change_nothing)
 
 /* The deadline runqueues' sums (CONFIG_SCHED_DEBUG's debugfs file). */
 struct dl_sums {
-	long long this_bw, running_bw, total_bw;
+	long long this_bw, running_bw, running_dens, total_bw;
 };
 
 static int dl_sums_read(struct dl_sums *s)
@@ -456,6 +460,8 @@ static int dl_sums_read(struct dl_sums *s)
 			s->this_bw += v;
 		else if (!strcmp(name, "running_bw"))
 			s->running_bw += v;
+		else if (!strcmp(name, "running_dens"))	/* patch 0026 */
+			s->running_dens += v;
 		else if (!strcmp(name, "dl_bw->total_bw"))
 			s->total_bw = v;	/* one root domain */
 	}
@@ -498,9 +504,11 @@ static void *hammer(void *arg)
 		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);
 		if ((i & 15) == 7) {
+			/* a constrained deadline: its density is not its bandwidth */
 			a.sched_policy = SCHED_DEADLINE_;
 			a.sched_runtime = 1 * MS;
-			a.sched_deadline = a.sched_period = 100 * MS;
+			a.sched_deadline = 50 * MS;
+			a.sched_period = 100 * MS;
 		} else {
 			a.sched_policy = SCHED_OTHER_;
 			a.sched_nice = i % 10;
@@ -557,6 +565,8 @@ static void bandwidth_moves(struct __test_metadata *_metadata, int n)
 	EXPECT_EQ(idle.total_bw + bw, held.total_bw);
 	EXPECT_EQ(idle.this_bw + bw, held.this_bw);
 	EXPECT_LE(bw, held.running_bw) TH_LOG("the running holder is active");
+	/* deadline = period: the token's density is its bandwidth */
+	EXPECT_LE(bw, held.running_dens);
 
 	/* ping-pong, with policy changes racing on both threads */
 	hammer_go = 1;
@@ -600,6 +610,7 @@ static void bandwidth_moves(struct __test_metadata *_metadata, int n)
 	EXPECT_EQ(idle.total_bw, closed.total_bw);
 	EXPECT_EQ(idle.this_bw, closed.this_bw);
 	EXPECT_EQ(idle.running_bw, closed.running_bw);
+	EXPECT_EQ(idle.running_dens, closed.running_dens);
 }
 
 /* make soak runs 100000 round trips: about 9 minutes */

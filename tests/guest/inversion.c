@@ -12,7 +12,9 @@
  * - proxy execution (the PROXY_EXEC sched feature) makes it go away, in
  *   every scenario of the instrument: waiter on the owner's CPU or on
  *   another, owner asleep in the section, a two-mutex chain, a DEADLINE
- *   waiter; and switched off in the same boot, the inversion is back.
+ *   waiter, a waiter that holds a SCHED_DEADLINE token (the owner runs
+ *   on the token's reservation); and switched off in the same boot, the
+ *   inversion is back.
  * Bounds are ratios, generous (TCG is noisy).
  */
 #define _GNU_SOURCE
@@ -254,7 +256,8 @@ TEST_F_TIMEOUT(inversion, baseline_fifo_waiter_cfs_hogs, 120)
  * are back at 3 times that at least (measured here: p90 of 200 to 280 C).
  * The p90, because the p50 of a waiter behind CFS hogs is bimodal under
  * EEVDF (1.5 C to 60 C from run to run). The remote and DEADLINE
- * baselines are not checked: with C = 1 ms only a waiter on the owner's
+ * baselines (and the token's, a DEADLINE waiter too) are not checked:
+ * with C = 1 ms only a waiter on the owner's
  * CPU preempts the owner; hogs that wake up do not (EEVDF lets the owner
  * run out its slice, 0.75 ms times 1 + log2 of the CPUs, more than C
  * here), so the owner often ends its section before they run (measured
@@ -277,6 +280,7 @@ FIXTURE_VARIANT_ADD(proxy, remote) { INV_REMOTE, 8, false };
 FIXTURE_VARIANT_ADD(proxy, sleep) { INV_SLEEP, 10, true };
 FIXTURE_VARIANT_ADD(proxy, chain) { INV_CHAIN, 8, true };
 FIXTURE_VARIANT_ADD(proxy, dl) { INV_DL, 25, false };
+FIXTURE_VARIANT_ADD(proxy, token) { INV_TOKEN, 25, false };
 
 FIXTURE_SETUP(proxy)
 {
