@@ -49,9 +49,9 @@ run: deps
 	done
 
 ## make results-doc: put build/results/ (the last make run) into the
-## docs' results blocks (docs/pipeline.md), for a commit of the docs
+## docs' results blocks (docs/pipeline.md, README.md), for a commit of the docs
 results-doc:
-	@tools/results-doc --results build/results docs/pipeline.md
+	@tools/results-doc --results build/results docs/pipeline.md README.md
 
 ## make check: every test (host, VM runner, guest suite in the debug kernel;
 ## the phone under icount in the release kernel, as make run boots it)
