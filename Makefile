@@ -29,8 +29,9 @@ help:
 ## ranges and which strategy wins; build/results/WORKLOAD/: run.json,
 ## chart.svg, table.txt, and run-K/ for boot K (its run.json, table.txt,
 ## trace-STRATEGY.json, timings.txt). WORKLOADS=all: every file of
-## emu/workloads/. RUN_FRAMES frames a strategy (tools/run-comparison
-## --help for the rest)
+## emu/workloads/. RUN_FRAMES frames a strategy; RUN_SCHED_TRACE=1 also
+## records each boot's scheduling, merged into trace-STRATEGY-sched.json
+## (tools/run-comparison --help for the rest)
 RUN_FRAMES ?= 400
 RUN_REPEAT ?= 3
 WORKLOADS ?= article-example ui-heavy-background
@@ -45,6 +46,7 @@ run: deps
 		echo "== make run: workload $$w" >&2; \
 		FRAMESCHED_RUN_FRAMES=$(RUN_FRAMES) FRAMESCHED_RUN_REPEAT=$(RUN_REPEAT) tools/run-comparison \
 			--kernel $(KREL)/arch/x86/boot/bzImage --workload emu/workloads/$$w.json \
+			$(if $(RUN_SCHED_TRACE),--sched-trace) \
 			--out build/results/$$w || exit $$?; \
 	done
 
