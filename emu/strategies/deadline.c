@@ -7,7 +7,8 @@
  *
  * For each thread:
  *   runtime  = the stage's worst case (base + jitter + heavy, invariant µs)
- *              plus DL_RUNTIME_MARGIN_PCT. DEADLINE runtime is charged
+ *              plus DL_RUNTIME_MARGIN_PCT and the thread's per-frame
+ *              DL_RUNTIME_OVERHEAD_US (variants.h). DEADLINE runtime is charged
  *              scale-invariantly (dl_scaled_delta_exec()), so the worst
  *              case needs no conversion to the wall time of a slow CPU.
  *   deadline = the stage's share of the frame's window, in proportion to
@@ -73,7 +74,8 @@ uint64_t stage_worst_us(const struct wl_dist *d)
 
 uint64_t dl_runtime_for_ns(uint64_t worst_us)
 {
-	return worst_us * 1000 * (100 + DL_RUNTIME_MARGIN_PCT) / 100;
+	return (worst_us * (100 + DL_RUNTIME_MARGIN_PCT) / 100 +
+		DL_RUNTIME_OVERHEAD_US) * 1000;
 }
 
 static uint32_t biggest_capacity(const struct platform *p)

@@ -12,7 +12,8 @@
  *
  *   runtime  = the chain's invariant worst case: UI + render + GPU submit
  *              (base + jitter + heavy, invariant µs), plus
- *              DL_RUNTIME_MARGIN_PCT. DEADLINE runtime is charged
+ *              DL_RUNTIME_MARGIN_PCT and each of its two threads'
+ *              DL_RUNTIME_OVERHEAD_US (variants.h). DEADLINE runtime is charged
  *              scale-invariantly in 6.12 (dl_scaled_delta_exec()), so the
  *              worst case needs no conversion to the wall time of a slow
  *              CPU.
@@ -83,7 +84,8 @@ static int token_setup_as(struct strategy_ctx *ctx, const char *who,
 		   ctx->app_duration_ns - gpu_us * 1000 : 0;
 	if (deadline > ctx->period_ns)
 		deadline = ctx->period_ns;
-	runtime = dl_runtime_for_ns(chain_us);
+	/* the chain runs on two threads: the second one's overhead too */
+	runtime = dl_runtime_for_ns(chain_us) + DL_RUNTIME_OVERHEAD_US * 1000ULL;
 	if (runtime > deadline)
 		runtime = deadline;
 	if (runtime < 1024) {

@@ -29,12 +29,16 @@ struct wl_dist;
 uint64_t stage_worst_us(const struct wl_dist *d);
 
 /*
- * Above the workload's worst case: the emulated phone's interrupts and
- * the pipeline's own bookkeeping run on a reservation too.
+ * Above the workload's worst case: the emulated phone's interrupts run on
+ * a reservation too (DL_RUNTIME_MARGIN_PCT), and so does the thread's own
+ * part of each frame outside its stage's work: hand-offs, BufferQueue and
+ * fence calls, the trace's bookkeeping (DL_RUNTIME_OVERHEAD_US a thread).
  */
 #define DL_RUNTIME_MARGIN_PCT	5
+#define DL_RUNTIME_OVERHEAD_US	500
 
-/* deadline.c: the DEADLINE runtime, in ns, for a worst case in invariant us */
+/* deadline.c: the DEADLINE runtime, in ns, of a thread whose stages' worst
+ * case is @worst_us invariant us */
 uint64_t dl_runtime_for_ns(uint64_t worst_us);
 
 /* deadline.c: the app threads SCHED_DEADLINE, worst-case runtimes */

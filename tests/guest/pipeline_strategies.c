@@ -169,7 +169,8 @@ TEST_F_TIMEOUT(pipeline, settings_are_the_documented_ones, 120)
 			d = period_us;
 		/* the UI thread holds the token at the start */
 		ASSERT_EQ(SCHED_DEADLINE, (int)ui->policy);
-		EXPECT_EQ(dl_runtime_for_ns(chain) / 1000, ui->runtime_ns / 1000);
+		EXPECT_EQ((dl_runtime_for_ns(chain) + DL_RUNTIME_OVERHEAD_US * 1000ULL) / 1000,
+			  ui->runtime_ns / 1000);
 		EXPECT_EQ(d, ui->deadline_ns / 1000);
 		EXPECT_EQ(ui->deadline_ns, ui->period_ns);
 		EXPECT_EQ(SCHED_OTHER, (int)rt->policy);
@@ -183,7 +184,8 @@ TEST_F_TIMEOUT(pipeline, settings_are_the_documented_ones, 120)
 
 		ASSERT_EQ(SCHED_DEADLINE, (int)ui->policy);
 		ASSERT_EQ(SCHED_DEADLINE, (int)rt->policy);
-		/* the invariant worst case and its margin, nothing converted */
+		/* the invariant worst case, its margin and the thread's overhead,
+		 * nothing converted to a slow CPU's wall time */
 		EXPECT_EQ(dl_runtime_for_ns(w_ui) / 1000, ui->runtime_ns / 1000);
 		EXPECT_EQ(dl_runtime_for_ns(w_rt) / 1000, rt->runtime_ns / 1000);
 		/* the window split by worst case, each deadline its period */
