@@ -30,8 +30,8 @@
  * period (dl_check_constrained_dl()), and RenderThread's activations,
  * the UI thread's hand-offs, come at varying times: once one came late,
  * each later hand-off waited for the late one's period, 8 ms a frame, and
- * every frame of the article's example missed (a measured run: 298 of
- * 600 frames drawn, all late). So each stage reserves its density, and
+ * in a measured run of the article's example 298 of 600 frames were
+ * drawn, every one late. So each stage reserves its density, and
  * the two reservations together reserve more than the chain's worst case
  * once: the price of two reservations that the token (deadline_token.c)
  * does not pay. Both runtimes shrink together if the pair would not pass
