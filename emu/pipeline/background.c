@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "background.h"
 #include "hw.h"
+#include "task_profiles.h"
 #include "tracebuf.h"
 #include "work.h"
 #include "clock.h"
@@ -62,17 +63,11 @@ static int pin(const struct background *bg, const struct wl_bg *d, char *err,
 	       size_t errlen)
 {
 	cpu_set_t set;
-	int cpu;
 
 	if (d->cpu < 0) {
-		if (d->type == WL_BG_RT_PERIODIC || d->type == WL_BG_DL_PERIODIC ||
-		    !bg->cpus)
+		if (d->type == WL_BG_RT_PERIODIC || d->type == WL_BG_DL_PERIODIC)
 			return 0;
-		CPU_ZERO(&set);
-		for (cpu = 0; cpu < 64; cpu++)
-			if (bg->cpus & (1ULL << cpu))
-				CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
+		if (tp_join_cpus(bg->cpus)) {
 			snprintf(err, errlen, "background %s: background cpuset: %s",
 				 d->name, strerror(errno));
 			return -1;

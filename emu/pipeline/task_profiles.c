@@ -31,17 +31,21 @@ uint64_t tp_background_cpus(const struct gplat *ph)
 	return set == (1ULL << ph->ncpus) - 1 ? 0 : set;
 }
 
-int tp_system_background(const struct gplat *ph)
+int tp_join_cpus(uint64_t cpus)
 {
-	uint64_t cpus = tp_background_cpus(ph);
 	cpu_set_t set;
 	int cpu;
 
 	if (!cpus)
 		return 0;
 	CPU_ZERO(&set);
-	for (cpu = 0; cpu < ph->ncpus; cpu++)
+	for (cpu = 0; cpu < 64; cpu++)
 		if (cpus & (1ULL << cpu))
 			CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int tp_system_background(const struct gplat *ph)
+{
+	return tp_join_cpus(tp_background_cpus(ph));
 }

@@ -41,6 +41,8 @@ int tp_top_app(void);
  * or 0 (anywhere) when they are all alike (no capacities: a plain VM).
  */
 uint64_t tp_background_cpus(const struct gplat *ph);
+/* The calling thread to the CPUs of mask @cpus (0: anywhere): 0, or -1 with errno. */
+int tp_join_cpus(uint64_t cpus);
 /*
  * The calling thread (SurfaceFlinger's) joins system-background, the same
  * CPUs as background (nothing to do when they are all alike): 0, or -1

@@ -87,17 +87,6 @@ static void spin_invariant_until(int64_t now, int64_t end)
 	}
 }
 
-static void spin_invariant(uint64_t us)
-{
-	int64_t now = invariant_ns();
-
-	if (now < 0) {	/* cannot happen once calibrated: count loops */
-		work_spin_loops((uint64_t)(us * loops_per_us + 0.5));
-		return;
-	}
-	spin_invariant_until(now, now + (int64_t)us * 1000);
-}
-
 int64_t work_mark(void)
 {
 	return invariant ? invariant_ns() : -1;
@@ -105,24 +94,21 @@ int64_t work_mark(void)
 
 void work_spin_us_since(int64_t mark, uint64_t us)
 {
-	int64_t now;
-
-	if (mark < 0) {
-		work_spin_us(us);
+	if (mark < 0) {	/* loops, or no run time to read: count loops */
+		work_spin_loops((uint64_t)(us * loops_per_us + 0.5));
 		return;
 	}
-	now = invariant_ns();
-	if (now < 0)
-		return;
-	spin_invariant_until(now, mark + (int64_t)us * 1000);
+	/*
+	 * Not read again here: the first chunk counts from the mark, so it
+	 * may do up to a chunk more than was left, and a stage that marked
+	 * just before (work_spin_us()) costs one read, not two.
+	 */
+	spin_invariant_until(mark, mark + (int64_t)us * 1000);
 }
 
 void work_spin_us(uint64_t us)
 {
-	if (invariant)
-		spin_invariant(us);
-	else
-		work_spin_loops((uint64_t)(us * loops_per_us + 0.5));
+	work_spin_us_since(work_mark(), us);
 }
 
 double work_loops_per_us(void)
