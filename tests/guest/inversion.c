@@ -86,9 +86,17 @@ TEST_F(inversion, good_requests)
 	/* nested, in the one lock order: lockdep must stay quiet */
 	EXPECT_EQ(0, request(fd, INVERSION_IOC_SECTION, section(1, 0)));
 	EXPECT_EQ(0, request(fd, INVERSION_IOC_SECTION, section(3, 2)));
+	/* a relock is one more lock event, the section's last */
+	r = section(0, INVERSION_NO_OUTER);
+	r.flags = INVERSION_RELOCK;
+	r.sleep_us = 10;
+	r.nsleeps = 3;
+	ASSERT_EQ(0, ioctl(fd, INVERSION_IOC_SECTION, &r));
+	EXPECT_EQ(r.seq, r.lock_seq);
 	r = lock(2);
 	ASSERT_EQ(0, ioctl(fd, INVERSION_IOC_LOCK, &r));
 	EXPECT_EQ(0U, r.contended);
+	EXPECT_EQ(r.seq, r.lock_seq);
 	/* mutex 2 was locked after 0: no wait */
 	r = lock(3);
 	r.wait_locked = 1u << 2;
@@ -116,6 +124,13 @@ TEST_F(inversion, bad_requests)
 	r = section(0, INVERSION_NO_OUTER);
 	r.nsleeps = INVERSION_MAX_NSLEEPS + 1;
 	EXPECT_EQ(EINVAL, request(fd, INVERSION_IOC_SECTION, r));
+}
+
+TEST_F(inversion, bad_lock_requests)
+{
+	int fd = self->ctx.fd;
+	struct inversion_req r;
+
 	r = lock(0);
 	r.nsleeps = 2;
 	EXPECT_EQ(EINVAL, request(fd, INVERSION_IOC_LOCK, r));
@@ -137,6 +152,22 @@ TEST_F(inversion, bad_requests)
 	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(-1, ioctl(fd, INVERSION_IOC_LOCK, (void *)8));
 	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(inversion, bad_flags)
+{
+	struct inversion_req r = section(0, INVERSION_NO_OUTER);
+	int fd = self->ctx.fd;
+
+	r.flags = INVERSION_RELOCK << 1;
+	EXPECT_EQ(EINVAL, request(fd, INVERSION_IOC_SECTION, r));
+	r = section(0, INVERSION_NO_OUTER);
+	r.reserved = 1;
+	EXPECT_EQ(EINVAL, request(fd, INVERSION_IOC_SECTION, r));
+	/* a lock does not relock */
+	r = lock(0);
+	r.flags = INVERSION_RELOCK;
+	EXPECT_EQ(EINVAL, request(fd, INVERSION_IOC_LOCK, r));
 }
 
 /* A child that runs @r and exits with 0, or the errno. */

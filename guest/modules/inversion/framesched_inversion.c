@@ -167,6 +167,8 @@ static int inv_lock(struct inv_mutex *m, struct inversion_req *req,
 	m->last = (m->last + 1) % INV_HISTORY;
 	m->history[m->last].seq = ++inv_events;
 	m->history[m->last].ns = t1;
+	if (req)
+		req->lock_seq = inv_events;
 	spin_unlock(&inv_events_lock);
 	wake_up_all(&inv_locked_wq);
 	return 0;
@@ -175,11 +177,13 @@ static int inv_lock(struct inv_mutex *m, struct inversion_req *req,
 static int inv_check(const struct inversion_req *req, bool section)
 {
 	if (req->mutex >= INVERSION_NR_MUTEXES ||
-	    req->wait_locked >> INVERSION_NR_MUTEXES)
+	    req->wait_locked >> INVERSION_NR_MUTEXES ||
+	    req->flags & ~INVERSION_RELOCK || req->reserved)
 		return -EINVAL;
 	if (!section)
 		return req->outer != INVERSION_NO_OUTER || req->loops ||
-		       req->sleep_us || req->nsleeps ? -EINVAL : 0;
+		       req->sleep_us || req->nsleeps || req->flags ?
+		       -EINVAL : 0;
 	if (req->loops > INVERSION_MAX_LOOPS ||
 	    req->sleep_us > INVERSION_MAX_SLEEP_US ||
 	    req->nsleeps > INVERSION_MAX_NSLEEPS)
@@ -205,8 +209,34 @@ static u64 inv_queued_ns(void)
 #endif
 }
 
-/* Run the section with @req->mutex held: work, then sleep and work. */
-static int inv_section_body(struct inversion_req *req)
+/*
+ * Between two parts of a section: unlock @m and lock it again, so that its
+ * first waiter wakes to find it taken (INVERSION_RELOCK). *@held: false
+ * if a fatal signal came in between and @m is no longer ours.
+ */
+static int inv_relock(struct inv_mutex *m, struct inversion_req *req,
+		      bool *held)
+{
+	int ret;
+
+	mutex_unlock(&m->lock);
+	ret = inv_lock(m, NULL, 0);
+	*held = !ret;
+	if (!ret) {
+		/* ours while we hold @m */
+		spin_lock(&inv_events_lock);
+		req->lock_seq = m->history[m->last].seq;
+		spin_unlock(&inv_events_lock);
+	}
+	return ret;
+}
+
+/*
+ * Run the section with @m (@req->mutex) held: work, then sleep and work.
+ * *@held: whether @m is still held on return.
+ */
+static int inv_section_body(struct inv_mutex *m, struct inversion_req *req,
+			    bool *held)
 {
 	u64 q0 = inv_queued_ns(), t0 = ktime_get_ns();
 	u32 i, parts = req->sleep_us && req->nsleeps > 1 ? req->nsleeps + 1 : 2;
@@ -223,7 +253,11 @@ static int inv_section_body(struct inversion_req *req)
 		 */
 		if (req->sleep_us)
 			usleep_range(req->sleep_us, req->sleep_us);
-		ret = inv_spin(i == parts - 1 ? req->loops - part * i : part);
+		if (req->flags & INVERSION_RELOCK)
+			ret = inv_relock(m, req, held);
+		if (!ret)
+			ret = inv_spin(i == parts - 1 ?
+				       req->loops - part * i : part);
 	}
 	req->hold_ns = ktime_get_ns() - t0;
 	req->queued_ns = inv_queued_ns() - q0;
@@ -246,8 +280,11 @@ static int inv_section(struct inversion_req *req)
 	if (!ret)
 		ret = inv_lock(m, req, last_ns);
 	if (!ret) {
-		ret = inv_section_body(req);
-		mutex_unlock(&m->lock);
+		bool held = true;
+
+		ret = inv_section_body(m, req, &held);
+		if (held)
+			mutex_unlock(&m->lock);
 	}
 	if (outer)
 		mutex_unlock(&outer->lock);
@@ -287,6 +324,7 @@ static long inv_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	req.late_ns = 0;
 	req.queued_ns = 0;
 	req.contended = 0;
+	req.lock_seq = 0;
 	ret = section ? inv_section(&req) : inv_lock_request(&req);
 	if (ret)
 		return ret;

@@ -26,20 +26,27 @@
  *      sleeps again while donors walk to it):
  *      a fixed amount of work, so that preemption stretches the section
  *      (@hold_ns) instead of eating it; @queued_ns says by how much;
+ *      with INVERSION_RELOCK in @flags, unlock @mutex and lock it again
+ *      at once between two parts (after any sleep there): the first
+ *      waiter is woken and finds it taken again, as when a lock is
+ *      stolen;
  *   5. unlock @mutex, then @outer.
  *
  * INVERSION_IOC_LOCK: the waiter's side. Wait as in 2., then lock @mutex,
  * timed with ktime_get_ns() right around mutex_lock (@wait_ns), and unlock
  * it. @outer must be INVERSION_NO_OUTER, @loops and @sleep_us 0.
  *
- * Both return in @seq the event counter as it is on return, and in
+ * Both return in @seq the event counter as it is on return, in
+ * @lock_seq the event of their own (last) lock of @mutex, which orders
+ * the callers that got it, and in
  * @late_ns how long after the last lock they waited for (@wait_locked)
  * they came to lock @mutex: how late the waiter woke up. A waiter that is
  * too late finds the owner gone (@contended 0): its delay was the CPU, not
  * the mutex.
  *
  * Errors: EINVAL (index out of range, @outer not below @mutex, @loops or
- * @sleep_us or @nsleeps above the maximum, LOCK with section fields), EDEADLK (@outer == @mutex), EINTR (fatal signal while waiting or
+ * @sleep_us or @nsleeps above the maximum, an unknown bit in @flags, LOCK
+ * with section fields), EDEADLK (@outer == @mutex), EINTR (fatal signal while waiting or
  * in the section; everything taken is released), EFAULT, ENOTTY (unknown
  * command). Waits are killable, not interruptible: other signals do not
  * cut a measurement short.
@@ -60,6 +67,9 @@
 #define INVERSION_MAX_SLEEP_US	1000000u
 #define INVERSION_MAX_NSLEEPS	1000u
 
+/* @flags of a SECTION */
+#define INVERSION_RELOCK	(1u << 0)	/* unlock and relock between parts */
+
 struct inversion_req {
 	__u32 mutex;		/* in: the mutex to lock */
 	__u32 outer;		/* in: SECTION: locked first, or INVERSION_NO_OUTER */
@@ -76,6 +86,9 @@ struct inversion_req {
 				 * CONFIG_SCHED_INFO) */
 	__u32 contended;	/* out: @mutex was locked when we asked */
 	__u32 nsleeps;		/* in: SECTION: sleeps of @sleep_us (0: 1) */
+	__u32 flags;		/* in: SECTION: INVERSION_RELOCK */
+	__u32 reserved;		/* in: 0 */
+	__u64 lock_seq;		/* out: the event of our last lock of @mutex */
 };
 
 #define INVERSION_IOC_SECTION	_IOWR(0xf5, 0x01, struct inversion_req)

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A mutex's first waiter that wakes and finds the mutex taken again asks
+ * for it next (MUTEX_FLAG_HANDOFF): the unlock hands it over instead of
+ * letting anyone take it, which bounds how long the first waiter can be
+ * passed over. Proxy execution hands the mutex to the waiter the owner
+ * runs for, the donor; when the first waiter has asked for the handoff,
+ * that request must still win: the donor then lends its context to the
+ * first waiter's section instead. A donor that takes the handoff leaves
+ * the first waiter asleep, and its request lost.
+ *
+ * Owner O (SCHED_OTHER, pinned to CPU A) runs a section of mutex 0 and
+ * unlocks and locks it again in the middle. Hog H (SCHED_FIFO 50, pinned
+ * to A) runs for a while once O holds the mutex, so that first waiter F
+ * (SCHED_IDLE, pinned to B), arriving then, finds O off the CPU and goes
+ * to sleep on the wait list instead of spinning on O. O's midpoint unlock
+ * wakes F, and F finds the mutex taken again: it asks for the handoff.
+ * Then donor D (SCHED_FIFO 80, pinned to A) blocks on the mutex and O runs
+ * the rest of the section on D's context. F must get mutex 0 before D.
+ * (F is SCHED_IDLE so that O, not F's context, runs O at the midpoint: an
+ * unlock on F's context would hand the mutex to F as its donor, with no
+ * request to honour.)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "inversion.h"
+#include "cpu_share.h"
+#include "clock.h"
+
+#define CPU_A		1	/* the owner's and the donor's */
+#define CPU_B		2	/* the first waiter's */
+#define CPU_MAIN	3
+#define SECTION_MS	200.0
+#define HOG_MS		20.0
+#define ROUNDS		5
+
+struct handoff {
+	int fd;
+	unsigned long long loops;	/* SECTION_MS of work */
+	unsigned long long seq;		/* the module's last lock before a round */
+	struct inversion_req o, f, d, h;	/* each one's request, as returned */
+	int o_err, f_err, d_err, h_err;
+};
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+/* O: its section, relocked in the middle (one relock: two parts) */
+static void *owner_main(void *arg)
+{
+	struct handoff *h = arg;
+
+	h->o = (struct inversion_req){
+		.mutex = 0, .outer = INVERSION_NO_OUTER, .loops = h->loops,
+		.flags = INVERSION_RELOCK,
+	};
+	if (pin(CPU_A) || ioctl(h->fd, INVERSION_IOC_SECTION, &h->o))
+		h->o_err = errno ? errno : EIO;
+	return NULL;
+}
+
+/* H: once O holds mutex 0 (locking mutex 1 says when), runs HOG_MS */
+static void *hog_main(void *arg)
+{
+	struct handoff *h = arg;
+	struct sched_param sp = { .sched_priority = 50 };
+	double t0;
+
+	h->h = (struct inversion_req){
+		.mutex = 1, .outer = INVERSION_NO_OUTER,
+		.wait_locked = 1u << 0, .after = h->seq,
+	};
+	if (pin(CPU_A) || sched_setscheduler(0, SCHED_FIFO, &sp) ||
+	    ioctl(h->fd, INVERSION_IOC_LOCK, &h->h)) {
+		h->h_err = errno ? errno : EIO;
+		return NULL;
+	}
+	t0 = mono_now();
+	while ((mono_now() - t0) * 1e3 < HOG_MS)
+		;
+	return NULL;
+}
+
+/* F: blocks on mutex 0 once O holds it (O's first lock) */
+static void *first_main(void *arg)
+{
+	struct handoff *h = arg;
+	struct sched_param sp = { .sched_priority = 0 };
+
+	h->f = (struct inversion_req){
+		.mutex = 0, .outer = INVERSION_NO_OUTER,
+		.wait_locked = 1u << 0, .after = h->seq,
+	};
+	if (pin(CPU_B) || sched_setscheduler(0, SCHED_IDLE, &sp) ||
+	    ioctl(h->fd, INVERSION_IOC_LOCK, &h->f))
+		h->f_err = errno ? errno : EIO;
+	return NULL;
+}
+
+/* D: blocks on mutex 0 once O has relocked it (the lock after O's first) */
+static void *donor_main(void *arg)
+{
+	struct handoff *h = arg;
+	struct sched_param sp = { .sched_priority = 80 };
+
+	h->d = (struct inversion_req){
+		.mutex = 0, .outer = INVERSION_NO_OUTER,
+		.wait_locked = 1u << 0, .after = h->seq + 1,
+	};
+	if (pin(CPU_A) || sched_setscheduler(0, SCHED_FIFO, &sp) ||
+	    ioctl(h->fd, INVERSION_IOC_LOCK, &h->d))
+		h->d_err = errno ? errno : EIO;
+	return NULL;
+}
+
+FIXTURE(handoff) {
+	struct inv_ctx ctx;
+	int proxy_exec;
+};
+
+FIXTURE_SETUP(handoff)
+{
+	ASSERT_LE(4, sysconf(_SC_NPROCESSORS_ONLN));
+	ASSERT_EQ(0, inv_open(&self->ctx));
+	self->proxy_exec = sched_feature_state("PROXY_EXEC");
+	ASSERT_LE(0, self->proxy_exec)
+		TH_LOG("this kernel has no PROXY_EXEC sched feature");
+	/* on INV_CPU, which is A; then out of the way */
+	ASSERT_EQ(INV_CPU, CPU_A);
+	ASSERT_EQ(0, inv_calibrate(&self->ctx, SECTION_MS * 1000));
+	ASSERT_EQ(0, pin(CPU_MAIN));
+	ASSERT_EQ(0, set_sched_feature("PROXY_EXEC", true));
+}
+
+FIXTURE_TEARDOWN(handoff)
+{
+	if (self->proxy_exec >= 0)
+		set_sched_feature("PROXY_EXEC", self->proxy_exec);
+	inv_close(&self->ctx);
+}
+
+TEST_F_TIMEOUT(handoff, first_waiter_that_asked_comes_before_the_donor, 60)
+{
+	static struct handoff h;
+	int round, first_before_donor = 0;
+
+	for (round = 0; round < ROUNDS; round++) {
+		pthread_t o, f, d, hog;
+
+		memset(&h, 0, sizeof(h));
+		h.fd = self->ctx.fd;
+		h.loops = self->ctx.loops;
+		h.seq = self->ctx.seq;
+		ASSERT_EQ(0, pthread_create(&hog, NULL, hog_main, &h));
+		ASSERT_EQ(0, pthread_create(&f, NULL, first_main, &h));
+		ASSERT_EQ(0, pthread_create(&d, NULL, donor_main, &h));
+		usleep(20000);	/* all three wait for O's lock */
+		ASSERT_EQ(0, pthread_create(&o, NULL, owner_main, &h));
+		pthread_join(hog, NULL);
+		pthread_join(d, NULL);
+		pthread_join(f, NULL);
+		pthread_join(o, NULL);
+		ASSERT_EQ(0, h.o_err) TH_LOG("O: %s", strerror(h.o_err));
+		ASSERT_EQ(0, h.f_err) TH_LOG("F: %s", strerror(h.f_err));
+		ASSERT_EQ(0, h.d_err) TH_LOG("D: %s", strerror(h.d_err));
+		ASSERT_EQ(0, h.h_err) TH_LOG("H: %s", strerror(h.h_err));
+		self->ctx.seq = h.o.seq;
+		if (h.f.seq > self->ctx.seq)
+			self->ctx.seq = h.f.seq;
+		if (h.d.seq > self->ctx.seq)
+			self->ctx.seq = h.d.seq;
+		if (h.h.seq > self->ctx.seq)
+			self->ctx.seq = h.h.seq;
+		ASSERT_TRUE(h.f.contended && h.d.contended)
+			TH_LOG("F or D found mutex 0 free: nothing to order");
+		TH_LOG("round %d: O locked at events %llu (first) and %llu, F at %llu, D at %llu",
+		       round, h.seq + 1, h.o.lock_seq, h.f.lock_seq, h.d.lock_seq);
+		first_before_donor += h.f.lock_seq < h.d.lock_seq;
+	}
+	EXPECT_EQ(ROUNDS, first_before_donor);
+}
+
+TEST_HARNESS_MAIN
