@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * escape.h - write text into JSON strings and XML, always well-formed.
+ * escape.h - write text into JSON strings, always well-formed (the trace
+ * writer's; run.json goes through jansson).
  *
  * Valid UTF-8 passes through; each byte of an invalid sequence becomes
  * '?', so no output file can be rejected for its encoding.
@@ -14,7 +15,5 @@
 int utf8_seq_len(const unsigned char *s);
 /* A quoted JSON string; NULL writes "". Returns -1 if a write failed. */
 int escape_json(FILE *f, const char *s);
-/* XML character data or attribute text, unquoted. -1 if a write failed. */
-int escape_xml(FILE *f, const char *s);
 
 #endif

@@ -4,9 +4,15 @@
  *
  * Output: {"traceEvents":[ ... ],"displayTimeUnit":"ms"}. Times are
  * taken in ns and written as µs with three decimals, as the format wants.
- * Strings are escaped, so any name is safe. The file is valid JSON once
- * trace_close() has run; events written before a crash are still
- * readable by Perfetto, which accepts a missing end.
+ * Strings are escaped (emu/escape.c), so any name is safe. The file is
+ * valid JSON once trace_close() has run; events written before a crash
+ * are still readable by Perfetto, which accepts a missing end.
+ *
+ * Written by hand, not with jansson as run.json is: the writer streams
+ * events as they are recorded, and a timestamp is an exact decimal of
+ * the nanosecond clock, which jansson cannot print (it writes a real
+ * with %.17g: 0.1 comes out as 0.10000000000000001, 5.001 as
+ * 5.0010000000000003).
  *
  * Event kinds (ph): X complete slices (thread work), C counters (CPU
  * frequency), i instants (VSYNC), b/e async slices (one track per frame

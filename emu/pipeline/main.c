@@ -2,7 +2,7 @@
 /*
  * main.c - framesched-pipeline: run a workload under each strategy, one
  * after the other, in the guest; print the comparison table, write
- * run.json, a trace per strategy and the chart.
+ * run.json and a trace per strategy.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		"                           [--out DIR] [--frames N] [--no-trace] [--quiet] [--list]\n"
 		"  --workload FILE   workload JSON (default " DEFAULT_WORKLOAD ")\n"
 		"  --strategies LIST comma-separated strategy names (default: all)\n"
-		"  --out DIR         run.json, chart.svg, trace-STRATEGY.json (default " DEFAULT_OUT ")\n"
+		"  --out DIR         run.json, trace-STRATEGY.json (default " DEFAULT_OUT ")\n"
 		"  --frames N        override the workload's frame count\n"
 		"  --no-trace        no Perfetto trace files\n"
 		"  --quiet           no progress on stderr\n"
@@ -216,13 +216,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "framesched-pipeline: writing %s: %s\n", path, strerror(errno));
 	else
 		printf("results: %s\n", path);
-	snprintf(path, sizeof(path), "%s/chart.svg", out);
-	if (results_write_chart(path, &meta, res, ran) == 0)
-		printf("chart: %s\n", path);
-	else
-		printf("chart: none (%s)\n", errno == ENODATA ?
-		       "no energy measured: the kernel has no cpufreq energy meter" :
-		       strerror(errno));
 	if (trace && ran)
 		printf("traces: %s/trace-STRATEGY.json (open in ui.perfetto.dev)\n", out);
 	return interrupted ? 130 : 0;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * results.c - the comparison as a table, JSON (jansson) and an SVG chart.
+ * results.c - the comparison as a table and as JSON (jansson); the chart is
+ * tools/run-summary's, drawn from that JSON.
  */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "chart.h"
 #include "results.h"
 #include "../strategies/sys.h"
 
@@ -233,48 +233,4 @@ int results_write_json(const char *path, const struct results_meta *m,
 	if (ret)
 		errno = EIO;
 	return ret ? -1 : 0;
-}
-
-int results_write_chart(const char *path, const struct results_meta *m,
-			const struct pl_result *r, size_t n)
-{
-	struct chart_point *pt = calloc(n ? n : 1, sizeof(*pt));
-	struct chart c = {
-		.title = "janky frames against energy per frame",
-		.xlabel = "energy per frame (mJ)",
-		.ylabel = "janky frames (%)",
-		.x_mark_label = "physical limit",
-	};
-	size_t i, k = 0;
-	FILE *f;
-	int ret;
-
-	if (!pt)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (!r[i].energy_ok || !r[i].sum.frames)
-			continue;
-		pt[k].label = r[i].strategy;
-		pt[k].x = r[i].sum.energy_per_frame_mj;
-		pt[k].y = r[i].sum.janky_pct;
-		if (r[i].limit_uj > 0)
-			c.x_mark = r[i].limit_uj / 1000 / r[i].sum.frames;
-		k++;
-	}
-	(void)m;
-	if (!k) {
-		free(pt);
-		errno = ENODATA;
-		return -1;
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		free(pt);
-		return -1;
-	}
-	ret = chart_svg(f, &c, pt, k);
-	if (fclose(f))
-		ret = -1;
-	free(pt);
-	return ret;
 }

@@ -35,8 +35,5 @@ void results_table_row(FILE *f, const struct pl_result *r);
 /* run.json: 0, or -1 with errno. */
 int results_write_json(const char *path, const struct results_meta *m,
 		       const struct pl_result *r, size_t n);
-/* SVG of janky % against energy per frame; -1 if no run had energy. */
-int results_write_chart(const char *path, const struct results_meta *m,
-			const struct pl_result *r, size_t n);
 
 #endif

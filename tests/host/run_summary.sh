@@ -2,7 +2,8 @@
 # tools/run-summary on made-up run.json files: the table has each
 # strategy's median and range over the runs, a strategy that failed in a
 # run is counted out of it, --json keeps the medians under the run.json
-# names and every run's values, --chart is well-formed SVG; a file that
+# names and every run's values, --chart is well-formed SVG with a point a
+# strategy and the physical limit, for one run too; a file that
 # is not a run.json is refused with its name (exit 2).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib-tap.sh
@@ -16,11 +17,11 @@ run() {
  {"strategy": "cfs", "status": "ok", "frames": 10, "janky": 1, "dropped": 0,
   "on_time_pct": $((100 - $2)), "buffer_stuffing": 0,
   "janky_pct": $2, "p50_latency_ms": 20, "p99_latency_ms": 30,
-  "energy_mj": 100, "energy_vs_limit": 2.0},
+  "energy_mj": 100, "energy_vs_limit": 2.0, "energy_limit_mj": 50},
  {"strategy": "fifo", "status": "$3", "frames": 10, "janky": 5, "dropped": 1,
   "on_time_pct": 50, "buffer_stuffing": 2,
   "janky_pct": 50, "p50_latency_ms": 40, "p99_latency_ms": 60,
-  "energy_mj": 50, "energy_vs_limit": 1.0}
+  "energy_mj": 50, "energy_vs_limit": 1.0, "energy_limit_mj": 50}
 ]}
 JSON
 }
@@ -48,9 +49,14 @@ for k in ("frames", "p99_latency_ms", "energy_mj", "energy_vs_limit"):
     assert k in cfs, k
 assert d["runs"][1]["runs_ok"] == 2
 ' "$d/sum.json"
-check "--chart: well-formed SVG" python3 -c '
+check "--chart: well-formed SVG, a point a strategy, the physical limit dashed" python3 -c '
 import sys, xml.dom.minidom
-xml.dom.minidom.parse(sys.argv[1])' "$d/sum.svg"
+d = xml.dom.minidom.parse(sys.argv[1])
+pts = [c for c in d.getElementsByTagName("circle") if c.getAttribute("class") == "point"]
+assert len(pts) == 2, len(pts)
+lim = [l for l in d.getElementsByTagName("line") if l.getAttribute("class") == "limit"]
+assert len(lim) == 1 and lim[0].getAttribute("stroke-dasharray"), lim' "$d/sum.svg"
+check "--chart of one run: drawn too" eval 'tools/run-summary --chart "$d/one.svg" "$d/1.json" >/dev/null && grep -q "median of one run" "$d/one.svg"'
 check "verdict: none kept 95% in every run, closest named (cfs: worst run 70%)" \
 	grep -q "^verdict: no strategy kept 95% of frames on time in every run; closest: cfs (worst run 70.0%)" "$d/out"
 # cfs on time 96 to 99%: it kept the goal; fifo (50%) did not

@@ -48,12 +48,4 @@ TEST(json_strings)
 	ESCAPES(escape_json, "\xc2\xb5s \xff", "\"\xc2\xb5s ?\"");
 }
 
-TEST(xml_text)
-{
-	ESCAPES(escape_xml, "<a href='x'>&\"</a>",
-		"&lt;a href=&apos;x&apos;&gt;&amp;&quot;&lt;/a&gt;");
-	ESCAPES(escape_xml, "bell\a tab\t", "bell  tab\t");
-	ESCAPES(escape_xml, "\xe2\x82\xac \xfe", "\xe2\x82\xac ?");
-}
-
 TEST_HARNESS_MAIN
