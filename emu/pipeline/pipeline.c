@@ -165,6 +165,23 @@ static void sample_freqs(struct pl *p, int64_t now)
 	}
 }
 
+/*
+ * HWUI's actual work duration of frame @f (CanvasContext::draw(), in
+ * frameworks/base libs/hwui/renderthread/CanvasContext.cpp): from
+ * doFrame's start to the end of the draw, less dequeueBuffer, less the
+ * shorter of the sync delay and the previous frame's dequeueBuffer
+ * (*@last_dequeue, updated).
+ */
+static uint64_t hwui_work_ns(const struct pl_frame *f, int64_t *last_dequeue)
+{
+	int64_t sync_delay = f->synced - f->ui_end;
+	int64_t d = f->queued - f->ft.actual.start - f->dequeue_ns -
+		    (sync_delay < *last_dequeue ? sync_delay : *last_dequeue);
+
+	*last_dequeue = f->dequeue_ns;
+	return d > 0 ? (uint64_t)d : 0;
+}
+
 static void report_frames(struct pl *p, const struct strategy *s,
 			  struct strategy_ctx *ctx, uint32_t *reported)
 {
@@ -183,15 +200,14 @@ static void report_frames(struct pl *p, const struct strategy *s,
 			.index = *reported,
 			.vsync_ns = (uint64_t)f->ft.expected.start,
 			.deadline_ns = (uint64_t)f->ft.expected.end,
-			.ui_ns = (uint64_t)(f->ui_end - f->ft.actual.start),
-			.render_ns = 0,
+			.hwui_work_ns = hwui_work_ns(f, &p->last_dequeue_ns),
+			.invariant_work_ns = f->ui_inv_ns + f->render_inv_ns,
 			.end_ns = (uint64_t)f->queued,
 			.work_us = (uint64_t)f->work.us[WL_UI] +
 				   f->work.us[WL_RENDER] + f->work.us[WL_GPU_SUBMIT],
 			.missed = f->queued > f->ft.expected.end,
 		};
 
-		sf.render_ns = (uint64_t)(f->queued - f->ui_end);
 		p->res->app_missed += sf.missed;
 		if (s->on_frame)
 			s->on_frame(ctx, &sf);

@@ -38,6 +38,9 @@ struct pl_frame {
 	int64_t ui_end;		/* UI thread done with doFrame */
 	int64_t synced;		/* RenderThread took it (syncFrameState) */
 	int64_t queued, gpu_end;
+	int64_t dequeue_ns;	/* RenderThread's dequeueBuffer, fence wait included */
+	uint64_t ui_inv_ns;	/* invariant run time of doFrame */
+	uint64_t render_inv_ns;	/* of RenderThread, dequeue to queue */
 	uint64_t lock_wait_ns;
 	int acquire_fd;
 	int present_fd;
@@ -54,6 +57,7 @@ struct pl {
 	struct pl_frame *fr;
 	uint32_t n;			/* frames to produce */
 	int64_t period, app_ns, sf_ns;
+	int64_t last_dequeue_ns;	/* report_frames(): the previous drawn frame's */
 
 	pthread_mutex_t lock;
 	pthread_cond_t start_cond;	/* ready, go: the start gate */

@@ -76,6 +76,7 @@ static bool draw_frame(struct pl *p, int64_t i)
 			   fence_timestamp(release_fd));
 	fence_put(&release_fd);
 	t1 = mono_ns();
+	f->dequeue_ns = t1 - t0;
 	tb_slice(&p->tb, p->render_tid, "app", "dequeueBuffer", i, t0, t1);
 	/* dequeueBuffer's CPU time is part of the drawing's work */
 	work_spin_us_since(mark, f->work.us[WL_RENDER]);
@@ -97,6 +98,7 @@ static bool draw_frame(struct pl *p, int64_t i)
 	f->lock_wait_ns = g.lock_wait_ns;
 	f->acquire_fd = g.fence_fd;
 	f->queued = mono_ns();
+	f->render_inv_ns = work_since(mark);
 	bq_queue(&p->bq, slot, i, f->ft.expected.present, g.fence_fd);
 	tb_slice(&p->tb, p->render_tid, "app", "queueBuffer", i, t3, f->queued);
 	return true;

@@ -44,16 +44,18 @@ void *ui_main(void *arg)
 		return NULL;
 	for (i = 0; i < p->n; i++) {
 		struct pl_frame *f = &p->fr[i];
-		int64_t present;
+		int64_t present, mark;
 
 		if (!pl_wait_vsync(p, &p->app_seq, &p->app_present, &p->ui_cond,
 				   &seen, &present))
 			break;
 		ft_frame_init(&f->ft, i, p->period);
 		ft_frame_predict(&f->ft, present, p->app_ns, p->sf_ns);
+		mark = work_mark();
 		f->ft.actual.start = mono_ns();
-		work_spin_us(f->work.us[WL_UI]);
+		work_spin_us_since(mark, f->work.us[WL_UI]);
 		f->ui_end = mono_ns();
+		f->ui_inv_ns = work_since(mark);
 		tb_slice(&p->tb, p->ui_tid, "app", "Choreographer#doFrame", i,
 			 f->ft.actual.start, f->ui_end);
 		post_and_wait(p, i);

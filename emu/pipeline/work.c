@@ -106,6 +106,13 @@ void work_spin_us_since(int64_t mark, uint64_t us)
 	spin_invariant_until(mark, mark + (int64_t)us * 1000);
 }
 
+uint64_t work_since(int64_t mark)
+{
+	int64_t now = mark < 0 ? -1 : invariant_ns();
+
+	return now > mark ? (uint64_t)(now - mark) : 0;
+}
+
 void work_spin_us(uint64_t us)
 {
 	work_spin_us_since(work_mark(), us);

@@ -5,7 +5,7 @@
  * LITTLE CPU or at a lower frequency. Two ways to count it:
  *
  *   invariant  (kernels with /proc/thread-self/invariant_runtime, patch
- *              0017) spin until the thread's invariant run time has
+ *              0018) spin until the thread's invariant run time has
  *              advanced by the work: what the kernel's capacity and
  *              frequency scaling says was done, however many instructions
  *              the virtual CPU got meanwhile. Under QEMU's icount every
@@ -51,6 +51,8 @@ void work_spin_us(uint64_t us);
  */
 int64_t work_mark(void);
 void work_spin_us_since(int64_t mark, uint64_t us);
+/* The calling thread's invariant run time since @mark, in ns; 0 without one. */
+uint64_t work_since(int64_t mark);
 /* The same, counted in loop iterations. */
 void work_spin_loops(uint64_t loops);
 /* sleep until an absolute CLOCK_MONOTONIC time */

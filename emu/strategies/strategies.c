@@ -13,6 +13,7 @@
 	S(cfs)			\
 	S(touchboost)		\
 	S(uclamp)		\
+	S(uclamp_wall)		\
 	S(fifo)			\
 	S(fifo_greed)		\
 	S(deadline)		\

@@ -63,8 +63,15 @@ struct strategy_frame {
 	uint64_t index;
 	uint64_t vsync_ns;		/* the frame's VSYNC-app */
 	uint64_t deadline_ns;		/* its latch (VSYNC-sf) */
-	uint64_t ui_ns;			/* wall time of the UI thread's work */
-	uint64_t render_ns;		/* RenderThread, dequeue to queue */
+	/*
+	 * The frame's work as HWUI reports it to ADPF (CanvasContext::draw):
+	 * doFrame's start to queueBuffer, less dequeueBuffer and less the
+	 * shorter of the sync delay (UI thread done to RenderThread's sync)
+	 * and the previous frame's dequeueBuffer. Wall time.
+	 */
+	uint64_t hwui_work_ns;
+	/* invariant run time of the UI thread's and RenderThread's parts */
+	uint64_t invariant_work_ns;
 	uint64_t end_ns;		/* RenderThread queued the buffer */
 	uint64_t work_us;		/* invariant µs the frame asked for */
 	bool missed;			/* end_ns > deadline_ns */

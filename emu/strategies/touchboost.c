@@ -1,25 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * touchboost.c - Android's TouchBoost (the power HAL's INTERACTION boost,
- * CAF's input boost): on input, every cpufreq policy's scaling_min_freq
- * goes up to a boost frequency, and back once no input came for a while.
- * schedutil still picks the frequency, but not below the boost.
+ * touchboost.c - Android's touch boost, as a power HAL's INTERACTION hint
+ * does it: on input, every cpufreq policy's scaling_min_freq goes up to a
+ * boost frequency, held for a while after the last input. schedutil still
+ * picks the frequency, but not below the boost.
  *
- * Boost frequency: the lowest OPP at or above TB_BOOST_PCT of the policy's
- * fmax. 80% because that is what the article's example needs: its chain is
- * 14 ms of work at fmax plus 3 ms of GPU in a 20.5 ms window, so a big CPU
- * must run at >= 14 / 17.5 = 80% of fmax; on the default phone that is
- * 2.5 of 2.8 GHz (big) and 1.5 of 1.8 GHz (LITTLE).
+ * Levels: Pixel 4's (coral) powerhint.json INTERACTION actions (LineageOS
+ * android_device_google_coral at 34b4f98c): CPULittleClusterMinFreq
+ * 1113600 kHz of the LITTLE cluster's 1785600, CPUBigClusterMinFreq
+ * 1286400 of the big cluster's 2419200: 62.4% and 53.2% of each
+ * cluster's fmax, applied to the phone's clusters (the lowest-fmax policy
+ * is LITTLE, the others big), resolved up to an OPP.
  *
- * Hold: TB_HOLD_MS after the last input event. Frames go on after the
- * finger lifts (a fling animates on its own) and power HALs hold their
- * interaction boost for a fling's length; 1 s covers the gaps of the
- * shipped touch patterns up to 1 s and lets longer gaps show the boost off.
+ * Hold: the HAL's InteractionHandler (power-libperfmgr, disp-power)
+ * holds the boost for clamp(duration + 650 ms, 1400 ms, 5650 ms) after a
+ * touch, and the framework sends the hint with duration 0: 1400 ms,
+ * re-armed by every touch. The HAL also ends it when the display goes
+ * idle (no frame for 100 ms); the shipped workloads draw a frame every
+ * VSYNC while they run, so that end is not modelled.
+ *
+ * Newer Pixels (Pixel 6 on) ship no INTERACTION boost and rely on ADPF
+ * (the uclamp strategies); CAF's input boost raises only the LITTLE
+ * cluster, for tens of milliseconds.
  *
  * There is no thread of our own: on_input applies the boost and notes the
  * time; on_frame, called every frame, drops it once the hold has passed.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -28,8 +36,9 @@
 #include "variants.h"
 #include "clock.h"
 
-#define TB_BOOST_PCT	80
-#define TB_HOLD_MS	1000
+#define TB_LITTLE_PERMILLE	624	/* 1113600 / 1785600 */
+#define TB_BIG_PERMILLE		532	/* 1286400 / 2419200 */
+#define TB_HOLD_MS		1400
 
 struct touchboost {
 	struct sys_undo undo;
@@ -43,13 +52,15 @@ struct touchboost {
 };
 
 /*
- * The OPPs: the driver's scaling_available_frequencies, else the platform
- * cluster with the same fmax, else none (the bare threshold, which cpufreq
- * resolves up to an OPP itself).
+ * @permille of the policy's fmax, up to an OPP: the driver's
+ * scaling_available_frequencies, else the platform cluster with the same
+ * fmax, else none (the bare threshold, which cpufreq resolves up to an OPP
+ * itself).
  */
-static uint32_t boost_khz(const struct sys_policy *p, const struct platform *plat)
+static uint32_t boost_khz(const struct sys_policy *p, uint32_t permille,
+			  const struct platform *plat)
 {
-	uint32_t want = (uint32_t)((uint64_t)p->max_khz * TB_BOOST_PCT / 100);
+	uint32_t want = (uint32_t)((uint64_t)p->max_khz * permille / 1000);
 	uint32_t i, c;
 
 	for (i = 0; i < p->nfreq; i++)
@@ -71,8 +82,8 @@ static int tb_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
 {
 	struct touchboost *s = sys_priv(ctx, sizeof(*s), "touchboost", err, errlen);
 	char path[SYS_PATH_LEN];
+	uint32_t i, little_khz = UINT32_MAX;
 	uint64_t v;
-	uint32_t i;
 
 	if (!s)
 		return -1;
@@ -81,12 +92,19 @@ static int tb_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
 	if (sys_policies_find(&s->pol, "touchboost", err, errlen) ||
 	    cfs_baseline(&s->undo, ctx, "touchboost", err, errlen))
 		return -1;
+	for (i = 0; i < s->pol.n; i++)
+		if (s->pol.p[i].max_khz < little_khz)
+			little_khz = s->pol.p[i].max_khz;
 	for (i = 0; i < s->pol.n; i++) {
-		snprintf(path, sizeof(path), "%s/scaling_min_freq", s->pol.p[i].dir);
+		const struct sys_policy *p = &s->pol.p[i];
+
+		snprintf(path, sizeof(path), "%s/scaling_min_freq", p->dir);
 		if (sys_read_u64(path, &v, "touchboost", err, errlen))
 			return -1;
 		s->orig_khz[i] = (uint32_t)v;
-		s->boost_khz[i] = boost_khz(&s->pol.p[i], ctx->plat);
+		s->boost_khz[i] = boost_khz(p, p->max_khz == little_khz ?
+					    TB_LITTLE_PERMILLE : TB_BIG_PERMILLE,
+					    ctx->plat);
 	}
 	s->ready = true;
 	return 0;
@@ -135,7 +153,7 @@ static void tb_on_frame(struct strategy_ctx *ctx, const struct strategy_frame *f
 
 const struct strategy strategy_touchboost = {
 	.name = "touchboost",
-	.summary = "scaling_min_freq to ~80% of fmax on input, held 1 s after the last event",
+	.summary = "a power HAL's INTERACTION boost: min freq 62% (LITTLE) / 53% (big) of fmax, 1.4 s after each touch",
 	.setup = tb_setup,
 	.on_input = tb_on_input,
 	.on_frame = tb_on_frame,

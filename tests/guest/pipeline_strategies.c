@@ -23,7 +23,8 @@
 #include "../../emu/strategies/variants.h"
 
 static const char *const tested[] = {
-	"fmax", "cfs", "touchboost", "uclamp", "fifo", "fifo-greed", "deadline",
+	"fmax", "cfs", "touchboost", "uclamp", "uclamp-wall", "fifo", "fifo-greed",
+	"deadline",
 	"deadline-pe", "deadline-token", "deadline-token-pe", "fifo-pe",
 };
 
@@ -41,6 +42,7 @@ FIXTURE_VARIANT_ADD(pipeline, fmax) { .strategy = "fmax" };
 FIXTURE_VARIANT_ADD(pipeline, cfs) { .strategy = "cfs" };
 FIXTURE_VARIANT_ADD(pipeline, touchboost) { .strategy = "touchboost" };
 FIXTURE_VARIANT_ADD(pipeline, uclamp) { .strategy = "uclamp" };
+FIXTURE_VARIANT_ADD(pipeline, uclamp_wall) { .strategy = "uclamp-wall" };
 FIXTURE_VARIANT_ADD(pipeline, fifo) { .strategy = "fifo" };
 FIXTURE_VARIANT_ADD(pipeline, fifo_greed) { .strategy = "fifo-greed" };
 FIXTURE_VARIANT_ADD(pipeline, deadline) { .strategy = "deadline" };
@@ -206,6 +208,12 @@ TEST_F_TIMEOUT(pipeline, settings_are_the_documented_ones, 120)
 		EXPECT_EQ(SCHED_OTHER, (int)rt->policy);
 		EXPECT_EQ(TP_TOP_APP_NICE, ui->nice);
 		EXPECT_EQ(TP_TOP_APP_NICE, rt->nice);
+		if (named(st, "uclamp")) {
+			/* the Pixel 6 ADPF profile: UclampMin_Low..High */
+			EXPECT_LE(2U, ui->util_min);
+			EXPECT_GE(480U, ui->util_min);
+			EXPECT_EQ(ui->util_min, rt->util_min);
+		}
 	}
 }
 
