@@ -54,6 +54,42 @@ static void list_strategies(void)
 		printf("%-12s %s\n", (*s)->name, (*s)->summary ? (*s)->summary : "");
 }
 
+#define LEFT_OUT_WHY	"no mutex between an app thread and another: proxy execution has nothing to act on"
+
+/* Does an app thread wait on a mutex another thread holds? */
+static bool workload_has_mutex(const struct workload *wl)
+{
+	uint32_t i;
+
+	for (i = 0; i < wl->nbg; i++)
+		if (wl->bg[i].type == WL_BG_GPU_MUTEX_HOG)
+			return true;
+	return false;
+}
+
+/*
+ * The default list on @wl: every strategy but the mutex switches where
+ * there is no mutex; their names into @left (comma-separated).
+ */
+static void drop_inapplicable(const struct workload *wl,
+			      const struct strategy **pick, int *n,
+			      char *left, size_t len)
+{
+	int i, k = 0;
+	size_t used = 0;
+
+	left[0] = 0;
+	for (i = 0; i < *n; i++) {
+		if (pick[i]->needs_mutex && !workload_has_mutex(wl)) {
+			used += snprintf(left + used, used < len ? len - used : 0,
+					 "%s%s", used ? "," : "", pick[i]->name);
+			continue;
+		}
+		pick[k++] = pick[i];
+	}
+	*n = k;
+}
+
 /* "a,b,c" into strategies; -1 with a message on an unknown name */
 static int pick_strategies(char *list, const struct strategy **out, int *n)
 {
@@ -113,6 +149,7 @@ int main(int argc, char **argv)
 	const struct strategy *pick[MAX_RUNS];
 	static struct pl_result res[MAX_RUNS];
 	char *strategies = NULL, err[512], path[1024], kernel[256], *end;
+	char left_out[256] = "";
 	bool trace = true, quiet = false;
 	struct results_meta meta = { 0 };
 	struct workload wl;
@@ -155,6 +192,12 @@ int main(int argc, char **argv)
 	}
 	if (frames)
 		wl.frames = (uint32_t)frames;
+	if (!strategies) {
+		drop_inapplicable(&wl, pick, &n, left_out, sizeof(left_out));
+		if (left_out[0] && !quiet)
+			fprintf(stderr, "framesched-pipeline: left out: %s (%s; --strategies runs them)\n",
+				left_out, LEFT_OUT_WHY);
+	}
 	if (mkdir(out, 0755) && errno != EEXIST) {
 		fprintf(stderr, "framesched-pipeline: --out %s: %s\n", out, strerror(errno));
 		return 2;
@@ -170,6 +213,7 @@ int main(int argc, char **argv)
 		.loops_per_us = work_loops_per_us(), .work_mode = work_mode(),
 		.period_ns = ss.hw.period_ns,
 		.proxy_exec = gplat_sched_feature("PROXY_EXEC", NULL),
+		.left_out = left_out, .left_out_why = LEFT_OUT_WHY,
 	};
 	install_signals();
 	if (!quiet)

@@ -225,6 +225,10 @@ int results_write_json(const char *path, const struct results_meta *m,
 	json_object_set_new(root, "energy_meter", json_boolean(m->ph->energy));
 	json_object_set_new(root, "loops_per_us", num(m->loops_per_us));
 	json_object_set_new(root, "work", json_string(m->work_mode ? m->work_mode : "loops"));
+	if (m->left_out && *m->left_out) {
+		json_object_set_new(root, "left_out", json_string(m->left_out));
+		json_object_set_new(root, "left_out_why", json_string(m->left_out_why));
+	}
 	for (i = 0; i < n; i++)
 		json_array_append_new(runs, run_json(m, &r[i]));
 	json_object_set_new(root, "runs", runs);

@@ -28,6 +28,8 @@ struct results_meta {
 	const char *work_mode;		/* work_mode() */
 	uint64_t period_ns;
 	bool proxy_exec;		/* the kernel has the PROXY_EXEC feature */
+	const char *left_out;		/* strategies not run, comma-separated */
+	const char *left_out_why;
 };
 
 void results_table_header(FILE *f, const struct results_meta *m);

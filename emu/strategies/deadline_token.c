@@ -139,6 +139,7 @@ const struct strategy strategy_deadline_token = {
 const struct strategy strategy_deadline_token_pe = {
 	.name = "deadline-token-pe",
 	.summary = "deadline-token with proxy execution (PROXY_EXEC on)",
+	.needs_mutex = true,
 	.setup = token_pe_setup,
 	.teardown = token_teardown,
 };

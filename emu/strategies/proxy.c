@@ -21,6 +21,7 @@ static int fifo_pe_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
 const struct strategy strategy_deadline_pe = {
 	.name = "deadline-pe",
 	.summary = "deadline with proxy execution (PROXY_EXEC on)",
+	.needs_mutex = true,
 	.setup = deadline_pe_setup,
 	.teardown = sys_teardown,
 };
@@ -28,6 +29,7 @@ const struct strategy strategy_deadline_pe = {
 const struct strategy strategy_fifo_pe = {
 	.name = "fifo-pe",
 	.summary = "fifo with proxy execution (PROXY_EXEC on)",
+	.needs_mutex = true,
 	.setup = fifo_pe_setup,
 	.teardown = sys_teardown,
 };

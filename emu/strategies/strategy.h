@@ -80,6 +80,13 @@ struct strategy_frame {
 struct strategy {
 	const char *name;		/* [a-z0-9-], as on the command line */
 	const char *summary;		/* one line for --list and the README */
+	/*
+	 * A switch on another strategy that acts only where an app thread
+	 * waits on a mutex another thread holds (proxy execution): left out
+	 * of the default list on a workload without one, where its row
+	 * would be the other one's noise.
+	 */
+	bool needs_mutex;
 	int (*setup)(struct strategy_ctx *ctx, char *err, size_t errlen);
 	void (*on_input)(struct strategy_ctx *ctx, uint64_t now_ns);
 	void (*on_frame)(struct strategy_ctx *ctx, const struct strategy_frame *f);

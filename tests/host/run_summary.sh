@@ -59,6 +59,16 @@ assert len(lim) == 1 and lim[0].getAttribute("stroke-dasharray"), lim' "$d/sum.s
 check "--chart of one run: drawn too" eval 'tools/run-summary --chart "$d/one.svg" "$d/1.json" >/dev/null && grep -q "median of one run" "$d/one.svg"'
 check "verdict: none kept 95% in every run, closest named (cfs: worst run 70%)" \
 	grep -q "^verdict: no strategy kept 95% of frames on time in every run; closest: cfs (worst run 70.0%)" "$d/out"
+# a boot that left the mutex switches out says so under the table
+python3 - "$d/1.json" "$d/lo.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["left_out"] = "deadline-pe,fifo-pe"
+d["left_out_why"] = "no mutex"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+check "left out: named under the table, with the reason" \
+	eval 'tools/run-summary "$d/lo.json" | grep -qx "left out: deadline-pe, fifo-pe (no mutex)"'
 # cfs on time 96 to 99%: it kept the goal; fifo (50%) did not
 run "$d/4.json" 1 ok
 run "$d/5.json" 4 ok
