@@ -24,12 +24,6 @@
 #include "task_profiles.h"
 #include "work.h"
 
-/*
- * The control thread: input, as Android's input threads (CFS there) it
- * must not delay SurfaceFlinger, and the frequency samples, which are
- * the instrument's. FIFO below SurfaceFlinger, above the app's CFS.
- */
-#define PRIO_CONTROL	1
 
 static pid_t gettid_(void)
 {
@@ -352,7 +346,15 @@ static void run_strategy(struct pl *p, const struct strategy *s)
 	r->dl_bw_ppm = ctx.dl_bw_reserved_ppm;
 	read_settings(&ctx, r);
 	p->token_fd = ctx.dl_token_fd;	/* the threads read it after the gate */
-	pl_set_fifo(PRIO_CONTROL);
+	/*
+	 * The control thread delivers input and the strategies' hooks, as
+	 * Android's input threads and power HAL do, in the fair class: it
+	 * must not take a CPU from the threads it measures, as a realtime
+	 * priority shared with the fifo strategies' app threads did.
+	 */
+	if (tp_input_thread())
+		fprintf(stderr, "pipeline: control thread: nice %d: %s\n",
+			TP_INPUT_NICE, strerror(errno));
 	e_ok = gplat_energy_uj(p->cfg->ph, &e0) == 0;
 	r_ok = gplat_residency(p->cfg->ph, &res0) == 0;
 	t0 = mono_ns();

@@ -14,6 +14,15 @@ int tp_top_app(void)
 	return setpriority(PRIO_PROCESS, 0, TP_TOP_APP_NICE);
 }
 
+int tp_input_thread(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	if (sched_setscheduler(0, SCHED_OTHER, &sp))
+		return -1;
+	return setpriority(PRIO_PROCESS, 0, TP_INPUT_NICE);
+}
+
 uint64_t tp_background_cpus(const struct gplat *ph)
 {
 	uint32_t least = UINT32_MAX;

@@ -33,9 +33,17 @@
 
 #define TP_TOP_APP_NICE	(-10)
 #define TP_SF_FIFO_PRIO	2	/* SurfaceFlinger::setSchedFifo() */
+/*
+ * InputReader and InputDispatcher: frameworks/native inputflinger's
+ * InputThread runs them at ANDROID_PRIORITY_URGENT_DISPLAY, nice -8
+ * (system/core libutils ThreadDefs.h), in the fair class.
+ */
+#define TP_INPUT_NICE	(-8)
 
 /* The calling thread joins the top app: 0, or -1 with errno. */
 int tp_top_app(void);
+/* The calling thread runs as Android's input threads: 0, or -1 with errno. */
+int tp_input_thread(void);
 /*
  * The background cpuset, a CPU a bit: the CPUs of the smallest capacity,
  * or 0 (anywhere) when they are all alike (no capacities: a plain VM).
