@@ -6,8 +6,10 @@
  *
  * kernel.sched_util_clamp_min_rt_default: mainline boots with 1024, so
  * schedutil runs every CPU with a runnable RT task (SurfaceFlinger, a
- * SCHED_FIFO app thread) at fmax; Android's init.rc writes 0, so RT tasks
- * get the frequency their utilization asks for, as the article says
+ * SCHED_FIFO app thread) at fmax; devices' init scripts write 0 (Pixel 6's
+ * init.gs101.rc and Pixel 8's init.zuma.rc, "RT uclamp setting"; AOSP's
+ * own init.rc leaves it), so RT tasks get the frequency their
+ * utilization asks for, as the article says
  * ("in Android, it also takes care of the SCHED_RT tasks"). Left at 1024,
  * SurfaceFlinger's every wake-up pins the big cluster at fmax and the
  * cfs row cannot show schedutil under-provisioning a chain.
