@@ -175,7 +175,7 @@ build/guest/modules-release/$(DSP_KO): $(DSP_SRC) $(KREL)/vmlinux
 build/guest/modules-pristine/$(DSP_KO): $(DSP_SRC) $(KPRI)/vmlinux
 	$(call kbuild_module,$(KPRI))
 
-build/guest/tests/%: tests/guest/%.c $(GUEST_LIB) $(GUEST_HDRS)
+build/guest/tests/%: tests/guest/%.c $(GUEST_LIB) $(GUEST_HDRS) $(wildcard tests/guest/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(HARNESS) -o $@ $< $(GUEST_LIB)
 

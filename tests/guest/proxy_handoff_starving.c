@@ -31,9 +31,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "inversion.h"
-#include "cpu_share.h"
-#include "clock.h"
+#include "proxy_fixture.h"
 
 #define CPU_A		1	/* the owner's and the donor's */
 #define CPU_B		2	/* the first waiter's */
@@ -46,18 +44,10 @@ struct handoff {
 	int fd;
 	unsigned long long loops;	/* SECTION_MS of work */
 	unsigned long long seq;		/* the module's last lock before a round */
-	struct inversion_req o, f, d, h;	/* each one's request, as returned */
-	int o_err, f_err, d_err, h_err;
+	struct inversion_req o, f, d;	/* each one's request, as returned */
+	int o_err, f_err, d_err;
+	struct proxy_hog hog;		/* H */
 };
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-}
 
 /* O: its section, relocked in the middle (one relock: two parts) */
 static void *owner_main(void *arg)
@@ -68,30 +58,8 @@ static void *owner_main(void *arg)
 		.mutex = 0, .outer = INVERSION_NO_OUTER, .loops = h->loops,
 		.flags = INVERSION_RELOCK,
 	};
-	if (pin(CPU_A) || ioctl(h->fd, INVERSION_IOC_SECTION, &h->o))
+	if (pin_cpus(0, CPU_A, -1) || ioctl(h->fd, INVERSION_IOC_SECTION, &h->o))
 		h->o_err = errno ? errno : EIO;
-	return NULL;
-}
-
-/* H: once O holds mutex 0 (locking mutex 1 says when), runs HOG_MS */
-static void *hog_main(void *arg)
-{
-	struct handoff *h = arg;
-	struct sched_param sp = { .sched_priority = 50 };
-	double t0;
-
-	h->h = (struct inversion_req){
-		.mutex = 1, .outer = INVERSION_NO_OUTER,
-		.wait_locked = 1u << 0, .after = h->seq,
-	};
-	if (pin(CPU_A) || sched_setscheduler(0, SCHED_FIFO, &sp) ||
-	    ioctl(h->fd, INVERSION_IOC_LOCK, &h->h)) {
-		h->h_err = errno ? errno : EIO;
-		return NULL;
-	}
-	t0 = mono_now();
-	while ((mono_now() - t0) * 1e3 < HOG_MS)
-		;
 	return NULL;
 }
 
@@ -105,7 +73,7 @@ static void *first_main(void *arg)
 		.mutex = 0, .outer = INVERSION_NO_OUTER,
 		.wait_locked = 1u << 0, .after = h->seq,
 	};
-	if (pin(CPU_B) || sched_setscheduler(0, SCHED_IDLE, &sp) ||
+	if (pin_cpus(0, CPU_B, -1) || sched_setscheduler(0, SCHED_IDLE, &sp) ||
 	    ioctl(h->fd, INVERSION_IOC_LOCK, &h->f))
 		h->f_err = errno ? errno : EIO;
 	return NULL;
@@ -121,36 +89,30 @@ static void *donor_main(void *arg)
 		.mutex = 0, .outer = INVERSION_NO_OUTER,
 		.wait_locked = 1u << 0, .after = h->seq + 1,
 	};
-	if (pin(CPU_A) || sched_setscheduler(0, SCHED_FIFO, &sp) ||
+	if (pin_cpus(0, CPU_A, -1) || sched_setscheduler(0, SCHED_FIFO, &sp) ||
 	    ioctl(h->fd, INVERSION_IOC_LOCK, &h->d))
 		h->d_err = errno ? errno : EIO;
 	return NULL;
 }
 
 FIXTURE(handoff) {
-	struct inv_ctx ctx;
-	int proxy_exec;
+	struct proxy_fixture f;
 };
 
 FIXTURE_SETUP(handoff)
 {
+	char err[128];
+
 	ASSERT_LE(4, sysconf(_SC_NPROCESSORS_ONLN));
-	ASSERT_EQ(0, inv_open(&self->ctx));
-	self->proxy_exec = sched_feature_state("PROXY_EXEC");
-	ASSERT_LE(0, self->proxy_exec)
-		TH_LOG("this kernel has no PROXY_EXEC sched feature");
-	/* on INV_CPU, which is A; then out of the way */
-	ASSERT_EQ(INV_CPU, CPU_A);
-	ASSERT_EQ(0, inv_calibrate(&self->ctx, SECTION_MS * 1000));
-	ASSERT_EQ(0, pin(CPU_MAIN));
+	ASSERT_EQ(INV_CPU, CPU_A);	/* the calibration's CPU is the owner's */
+	ASSERT_EQ(0, proxy_fixture_open(&self->f, SECTION_MS * 1000, CPU_MAIN,
+					err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, set_sched_feature("PROXY_EXEC", true));
 }
 
 FIXTURE_TEARDOWN(handoff)
 {
-	if (self->proxy_exec >= 0)
-		set_sched_feature("PROXY_EXEC", self->proxy_exec);
-	inv_close(&self->ctx);
+	proxy_fixture_close(&self->f);
 }
 
 TEST_F_TIMEOUT(handoff, first_waiter_that_asked_comes_before_the_donor, 60)
@@ -162,10 +124,14 @@ TEST_F_TIMEOUT(handoff, first_waiter_that_asked_comes_before_the_donor, 60)
 		pthread_t o, f, d, hog;
 
 		memset(&h, 0, sizeof(h));
-		h.fd = self->ctx.fd;
-		h.loops = self->ctx.loops;
-		h.seq = self->ctx.seq;
-		ASSERT_EQ(0, pthread_create(&hog, NULL, hog_main, &h));
+		h.fd = self->f.ctx.fd;
+		h.loops = self->f.ctx.loops;
+		h.seq = self->f.ctx.seq;
+		h.hog = (struct proxy_hog){
+			.fd = h.fd, .after = h.seq, .cpu = CPU_A, .prio = 50,
+			.ms = HOG_MS,
+		};
+		ASSERT_EQ(0, pthread_create(&hog, NULL, proxy_hog_main, &h.hog));
 		ASSERT_EQ(0, pthread_create(&f, NULL, first_main, &h));
 		ASSERT_EQ(0, pthread_create(&d, NULL, donor_main, &h));
 		usleep(20000);	/* all three wait for O's lock */
@@ -177,14 +143,14 @@ TEST_F_TIMEOUT(handoff, first_waiter_that_asked_comes_before_the_donor, 60)
 		ASSERT_EQ(0, h.o_err) TH_LOG("O: %s", strerror(h.o_err));
 		ASSERT_EQ(0, h.f_err) TH_LOG("F: %s", strerror(h.f_err));
 		ASSERT_EQ(0, h.d_err) TH_LOG("D: %s", strerror(h.d_err));
-		ASSERT_EQ(0, h.h_err) TH_LOG("H: %s", strerror(h.h_err));
-		self->ctx.seq = h.o.seq;
-		if (h.f.seq > self->ctx.seq)
-			self->ctx.seq = h.f.seq;
-		if (h.d.seq > self->ctx.seq)
-			self->ctx.seq = h.d.seq;
-		if (h.h.seq > self->ctx.seq)
-			self->ctx.seq = h.h.seq;
+		ASSERT_EQ(0, h.hog.err) TH_LOG("H: %s", strerror(h.hog.err));
+		self->f.ctx.seq = h.o.seq;
+		if (h.f.seq > self->f.ctx.seq)
+			self->f.ctx.seq = h.f.seq;
+		if (h.d.seq > self->f.ctx.seq)
+			self->f.ctx.seq = h.d.seq;
+		if (h.hog.seq > self->f.ctx.seq)
+			self->f.ctx.seq = h.hog.seq;
 		ASSERT_TRUE(h.f.contended && h.d.contended)
 			TH_LOG("F or D found mutex 0 free: nothing to order");
 		TH_LOG("round %d: O locked at events %llu (first) and %llu, F at %llu, D at %llu",

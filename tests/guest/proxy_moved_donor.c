@@ -35,9 +35,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "inversion.h"
-#include "cpu_share.h"
-#include "clock.h"
+#include "proxy_fixture.h"
 
 #define CPU_A		1	/* the owner's */
 #define CPU_B		2	/* the donor's own */
@@ -54,20 +52,10 @@ struct placement {
 	volatile int d_cpu_after;	/* where D runs once it has the mutex */
 	volatile int d_contended;
 	char d_wchan[64];		/* D's /proc wchan while it waits on A */
-	unsigned long long o_seq, d_seq, h_seq;	/* the event counts they saw last */
+	unsigned long long o_seq, d_seq;	/* the event counts they saw last */
+	struct proxy_hog hog;		/* H */
 	volatile int err;
 };
-
-static int pin_to(pid_t tid, int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	return sched_setaffinity(tid, sizeof(set), &set) ? -errno : 0;
-}
 
 static void *owner_main(void *arg)
 {
@@ -76,32 +64,9 @@ static void *owner_main(void *arg)
 		.mutex = 0, .outer = INVERSION_NO_OUTER, .loops = pl->loops,
 	};
 
-	if (pin_to(0, CPU_A, -1) || ioctl(pl->fd, INVERSION_IOC_SECTION, &r))
+	if (pin_cpus(0, CPU_A, -1) || ioctl(pl->fd, INVERSION_IOC_SECTION, &r))
 		pl->err = errno ? errno : EIO;
 	pl->o_seq = r.seq;
-	return NULL;
-}
-
-/* H: once O holds mutex 0 (locking mutex 1 says when), runs HOG_MS */
-static void *hog_main(void *arg)
-{
-	struct placement *pl = arg;
-	struct sched_param sp = { .sched_priority = 50 };
-	struct inversion_req r = {
-		.mutex = 1, .outer = INVERSION_NO_OUTER,
-		.wait_locked = 1u << 0, .after = pl->seq,
-	};
-	double t0;
-
-	if (pin_to(0, CPU_A, -1) || sched_setscheduler(0, SCHED_FIFO, &sp) ||
-	    ioctl(pl->fd, INVERSION_IOC_LOCK, &r)) {
-		pl->err = errno ? errno : EIO;
-		return NULL;
-	}
-	pl->h_seq = r.seq;
-	t0 = mono_now();
-	while ((mono_now() - t0) * 1e3 < HOG_MS)
-		;
 	return NULL;
 }
 
@@ -119,8 +84,8 @@ static void *donor_main(void *arg)
 	};
 
 	pl->d_tid = syscall(SYS_gettid);
-	if (pin_to(0, CPU_B, -1) || sched_setscheduler(0, SCHED_FIFO, &sp) ||
-	    pin_to(0, CPU_A, CPU_B) || ioctl(pl->fd, INVERSION_IOC_LOCK, &r)) {
+	if (pin_cpus(0, CPU_B, -1) || sched_setscheduler(0, SCHED_FIFO, &sp) ||
+	    pin_cpus(0, CPU_A, CPU_B) || ioctl(pl->fd, INVERSION_IOC_LOCK, &r)) {
 		pl->err = errno ? errno : EIO;
 		return NULL;
 	}
@@ -154,29 +119,23 @@ static int proc_cpu(pid_t tid)
 }
 
 FIXTURE(placement) {
-	struct inv_ctx ctx;
-	int proxy_exec;
+	struct proxy_fixture f;
 };
 
 FIXTURE_SETUP(placement)
 {
+	char err[128];
+
 	ASSERT_LE(4, sysconf(_SC_NPROCESSORS_ONLN));
-	ASSERT_EQ(0, inv_open(&self->ctx));
-	self->proxy_exec = sched_feature_state("PROXY_EXEC");
-	ASSERT_LE(0, self->proxy_exec)
-		TH_LOG("this kernel has no PROXY_EXEC sched feature");
-	/* on INV_CPU, which is A; then out of the way */
-	ASSERT_EQ(INV_CPU, CPU_A);
-	ASSERT_EQ(0, inv_calibrate(&self->ctx, SECTION_MS * 1000));
-	ASSERT_EQ(0, pin_to(0, CPU_MAIN, -1));
+	ASSERT_EQ(INV_CPU, CPU_A);	/* the calibration's CPU is the owner's */
+	ASSERT_EQ(0, proxy_fixture_open(&self->f, SECTION_MS * 1000, CPU_MAIN,
+					err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, set_sched_feature("PROXY_EXEC", true));
 }
 
 FIXTURE_TEARDOWN(placement)
 {
-	if (self->proxy_exec >= 0)
-		set_sched_feature("PROXY_EXEC", self->proxy_exec);
-	inv_close(&self->ctx);
+	proxy_fixture_close(&self->f);
 }
 
 /* /proc's wchan of @tid into @buf ("" if unreadable) */
@@ -211,7 +170,11 @@ static int run_round(struct __test_metadata *_metadata, struct inv_ctx *ctx,
 	pl->loops = ctx->loops;
 	pl->seq = ctx->seq;
 	pl->d_cpu_after = -1;
-	ASSERT_EQ(0, pthread_create(&hog, NULL, hog_main, pl));
+	pl->hog = (struct proxy_hog){
+		.fd = ctx->fd, .after = ctx->seq, .cpu = CPU_A, .prio = 50,
+		.ms = HOG_MS,
+	};
+	ASSERT_EQ(0, pthread_create(&hog, NULL, proxy_hog_main, &pl->hog));
 	ASSERT_EQ(0, pthread_create(&d, NULL, donor_main, pl));
 	usleep(20000);	/* both wait for O's lock */
 	ASSERT_EQ(0, pthread_create(&o, NULL, owner_main, pl));
@@ -229,12 +192,13 @@ static int run_round(struct __test_metadata *_metadata, struct inv_ctx *ctx,
 	pthread_join(d, NULL);
 	pthread_join(o, NULL);
 	EXPECT_EQ(0, pl->err) TH_LOG("%s", strerror(pl->err));
+	EXPECT_EQ(0, pl->hog.err) TH_LOG("H: %s", strerror(pl->hog.err));
 	ctx->seq = pl->o_seq > pl->d_seq ? pl->o_seq : pl->d_seq;
-	if (pl->h_seq > ctx->seq)
-		ctx->seq = pl->h_seq;
+	if (pl->hog.seq > ctx->seq)
+		ctx->seq = pl->hog.seq;
 	EXPECT_TRUE(pl->d_contended) TH_LOG("D took mutex 0 before O held it");
 	EXPECT_TRUE(moved) TH_LOG("D was never on CPU %d: nothing moved it", CPU_A);
-	return moved && !pl->err && pl->d_contended;
+	return moved && !pl->err && !pl->hog.err && pl->d_contended;
 }
 
 TEST_F_TIMEOUT(placement, woken_donor_runs_where_it_came_from, 60)
@@ -243,7 +207,7 @@ TEST_F_TIMEOUT(placement, woken_donor_runs_where_it_came_from, 60)
 	int round, on_b = 0;
 
 	for (round = 0; round < ROUNDS; round++) {
-		ASSERT_TRUE(run_round(_metadata, &self->ctx, &pl));
+		ASSERT_TRUE(run_round(_metadata, &self->f.ctx, &pl));
 		TH_LOG("round %d: D ran on CPU %d after the unlock", round, pl.d_cpu_after);
 		on_b += pl.d_cpu_after == CPU_B;
 	}
@@ -254,7 +218,7 @@ TEST_F_TIMEOUT(placement, queued_donor_has_a_wait_channel, 30)
 {
 	static struct placement pl;
 
-	ASSERT_TRUE(run_round(_metadata, &self->ctx, &pl));
+	ASSERT_TRUE(run_round(_metadata, &self->f.ctx, &pl));
 	TH_LOG("D's wchan while queued on CPU %d: \"%s\"", CPU_A, pl.d_wchan);
 	EXPECT_NE(0, pl.d_wchan[0]);
 	EXPECT_STRNE("0", pl.d_wchan);

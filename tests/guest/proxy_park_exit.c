@@ -22,9 +22,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "inversion.h"
-#include "cpu_share.h"
-#include "clock.h"
+#include "proxy_fixture.h"
 
 #define WAITERS		3
 #define RUN_S		10.0
@@ -39,15 +37,6 @@ struct park_exit {
 	long contended[WAITERS], locks[WAITERS];
 	int err;
 };
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-}
 
 struct owner_arg {
 	struct park_exit *pe;
@@ -64,7 +53,7 @@ static void *owner_main(void *p)
 		.nsleeps = OWNER_SLEEPS,
 	};
 
-	if (pin(0) || ioctl(a->pe->fd, INVERSION_IOC_SECTION, &r))
+	if (pin_cpus(0, 0, -1) || ioctl(a->pe->fd, INVERSION_IOC_SECTION, &r))
 		a->pe->err = errno ? errno : EIO;
 	return NULL;
 }
@@ -81,7 +70,7 @@ static void *waiter_main(void *p)
 	struct park_exit *pe = a->pe;
 	unsigned long long after = 0;
 
-	if (pin(1 + a->i % (sysconf(_SC_NPROCESSORS_ONLN) - 1))) {
+	if (pin_cpus(0, 1 + a->i % (sysconf(_SC_NPROCESSORS_ONLN) - 1), -1)) {
 		pe->err = errno;
 		return NULL;
 	}
@@ -103,27 +92,23 @@ static void *waiter_main(void *p)
 }
 
 FIXTURE(park) {
-	struct inv_ctx ctx;
-	int proxy_exec;
+	struct proxy_fixture f;
 };
 
 FIXTURE_SETUP(park)
 {
+	char err[128];
+
 	ASSERT_LE(2, sysconf(_SC_NPROCESSORS_ONLN));
-	ASSERT_EQ(0, inv_open(&self->ctx));
-	self->proxy_exec = sched_feature_state("PROXY_EXEC");
-	ASSERT_LE(0, self->proxy_exec)
-		TH_LOG("this kernel has no PROXY_EXEC sched feature");
 	/* the work between two sleeps: about 0.5 us (100 us a section) */
-	ASSERT_EQ(0, inv_calibrate(&self->ctx, 2000));
-	self->ctx.loops /= 20;
+	ASSERT_EQ(0, proxy_fixture_open(&self->f, 2000, -1, err, sizeof(err)))
+		TH_LOG("%s", err);
+	self->f.ctx.loops /= 20;
 }
 
 FIXTURE_TEARDOWN(park)
 {
-	if (self->proxy_exec >= 0)
-		set_sched_feature("PROXY_EXEC", self->proxy_exec);
-	inv_close(&self->ctx);
+	proxy_fixture_close(&self->f);
 }
 
 TEST_F_TIMEOUT(park, owners_that_sleep_wake_and_exit_leave_no_donor, 120)
@@ -135,7 +120,7 @@ TEST_F_TIMEOUT(park, owners_that_sleep_wake_and_exit_leave_no_donor, 120)
 	double t0;
 	int i;
 
-	pe.fd = self->ctx.fd;
+	pe.fd = self->f.ctx.fd;
 	ASSERT_EQ(0, set_sched_feature("PROXY_EXEC", true));
 	for (i = 0; i < WAITERS; i++) {
 		wa[i] = (struct waiter_arg){ .pe = &pe, .i = i };
@@ -143,7 +128,7 @@ TEST_F_TIMEOUT(park, owners_that_sleep_wake_and_exit_leave_no_donor, 120)
 	}
 	t0 = mono_now();
 	while (!pe.err && mono_now() - t0 < RUN_S) {
-		struct owner_arg oa = { .pe = &pe, .loops = self->ctx.loops };
+		struct owner_arg oa = { .pe = &pe, .loops = self->f.ctx.loops };
 		pthread_t o;
 
 		ASSERT_EQ(0, pthread_create(&o, NULL, owner_main, &oa));

@@ -27,9 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "inversion.h"
-#include "cpu_share.h"
-#include "clock.h"
+#include "proxy_fixture.h"
 
 #define CPU_A		1
 #define CPU_B		2
@@ -49,17 +47,6 @@ struct stall {
 	volatile int err;
 	volatile int w_contended;	/* W found mutex 0 held by O */
 };
-
-static int pin_to(pid_t tid, int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	return sched_setaffinity(tid, sizeof(set), &set) ? -errno : 0;
-}
 
 static int set_fifo(int prio)
 {
@@ -83,7 +70,7 @@ static void *owner_main(void *arg)
 		.mutex = 0, .outer = INVERSION_NO_OUTER, .loops = s->loops,
 	};
 
-	if (pin_to(0, CPU_A, -1) || ioctl(s->fd, INVERSION_IOC_SECTION, &r))
+	if (pin_cpus(0, CPU_A, -1) || ioctl(s->fd, INVERSION_IOC_SECTION, &r))
 		s->err = errno ? errno : EIO;
 	return NULL;
 }
@@ -102,7 +89,7 @@ static void *waiter_main(void *arg)
 	};
 
 	s->w_tid = syscall(SYS_gettid);
-	if (pin_to(0, CPU_A, -1) || set_fifo(60) ||
+	if (pin_cpus(0, CPU_A, -1) || set_fifo(60) ||
 	    ioctl(s->fd, INVERSION_IOC_LOCK, &r))
 		s->err = errno ? errno : EIO;
 	s->w_contended = r.contended;
@@ -114,7 +101,7 @@ static void *r_main(void *arg)
 	struct stall *s = arg;
 
 	s->r_tid = syscall(SYS_gettid);
-	if (pin_to(0, CPU_A, -1) || set_fifo(50)) {
+	if (pin_cpus(0, CPU_A, -1) || set_fifo(50)) {
 		s->err = errno;
 		return NULL;
 	}
@@ -128,7 +115,7 @@ static void *h_main(void *arg)
 {
 	struct stall *s = arg;
 
-	if (pin_to(0, CPU_A, -1) || set_fifo(70)) {
+	if (pin_cpus(0, CPU_A, -1) || set_fifo(70)) {
 		s->err = errno;
 		return NULL;
 	}
@@ -139,26 +126,21 @@ static void *h_main(void *arg)
 }
 
 FIXTURE(stall) {
-	struct inv_ctx ctx;
-	int proxy_exec;
+	struct proxy_fixture f;
 };
 
 FIXTURE_SETUP(stall)
 {
+	char err[128];
+
 	ASSERT_LE(4, sysconf(_SC_NPROCESSORS_ONLN));
-	ASSERT_EQ(0, pin_to(0, CPU_MAIN, -1));
-	ASSERT_EQ(0, inv_open(&self->ctx));
-	self->proxy_exec = sched_feature_state("PROXY_EXEC");
-	ASSERT_LE(0, self->proxy_exec)
-		TH_LOG("this kernel has no PROXY_EXEC sched feature");
-	ASSERT_EQ(0, inv_calibrate(&self->ctx, SECTION_MS * 1000));
+	ASSERT_EQ(0, proxy_fixture_open(&self->f, SECTION_MS * 1000, CPU_MAIN,
+					err, sizeof(err))) TH_LOG("%s", err);
 }
 
 FIXTURE_TEARDOWN(stall)
 {
-	if (self->proxy_exec >= 0)
-		set_sched_feature("PROXY_EXEC", self->proxy_exec);
-	inv_close(&self->ctx);
+	proxy_fixture_close(&self->f);
 }
 
 TEST_F_TIMEOUT(stall, push_passes_over_a_blocked_waiter, 60)
@@ -168,9 +150,9 @@ TEST_F_TIMEOUT(stall, push_passes_over_a_blocked_waiter, 60)
 	double late_ms;
 
 	memset(&s, 0, sizeof(s));
-	s.fd = self->ctx.fd;
-	s.loops = self->ctx.loops;
-	s.seq = self->ctx.seq;
+	s.fd = self->f.ctx.fd;
+	s.loops = self->f.ctx.loops;
+	s.seq = self->f.ctx.seq;
 	sem_init(&s.r_go, 0, 0);
 	sem_init(&s.h_go, 0, 0);
 	ASSERT_EQ(0, set_sched_feature("PROXY_EXEC", true));
@@ -189,8 +171,8 @@ TEST_F_TIMEOUT(stall, push_passes_over_a_blocked_waiter, 60)
 	/* R wakes behind W; then both may run on B too; then H comes */
 	sem_post(&s.r_go);
 	usleep(20000);
-	ASSERT_EQ(0, pin_to(s.w_tid, CPU_A, CPU_B));
-	ASSERT_EQ(0, pin_to(s.r_tid, CPU_A, CPU_B));
+	ASSERT_EQ(0, pin_cpus(s.w_tid, CPU_A, CPU_B));
+	ASSERT_EQ(0, pin_cpus(s.r_tid, CPU_A, CPU_B));
 	ASSERT_EQ(0.0, s.r_start) TH_LOG("R ran before H came: no push to test");
 	sem_post(&s.h_go);
 
