@@ -38,7 +38,7 @@
 #define CPU_MAIN	3
 #define SECTION_MS	200.0
 #define HOG_MS		20.0
-#define ROUNDS		5
+#define ROUNDS		6
 
 struct handoff {
 	int fd;
@@ -118,7 +118,7 @@ FIXTURE_TEARDOWN(handoff)
 TEST_F_TIMEOUT(handoff, first_waiter_that_asked_comes_before_the_donor, 60)
 {
 	static struct handoff h;
-	int round, first_before_donor = 0;
+	int round, first_before_donor = 0, requested = 0, at_midpoint = 0;
 
 	for (round = 0; round < ROUNDS; round++) {
 		pthread_t o, f, d, hog;
@@ -151,13 +151,26 @@ TEST_F_TIMEOUT(handoff, first_waiter_that_asked_comes_before_the_donor, 60)
 			self->f.ctx.seq = h.d.seq;
 		if (h.hog.seq > self->f.ctx.seq)
 			self->f.ctx.seq = h.hog.seq;
-		ASSERT_TRUE(h.f.contended && h.d.contended)
-			TH_LOG("F or D found mutex 0 free: nothing to order");
 		TH_LOG("round %d: O locked at events %llu (first) and %llu, F at %llu, D at %llu",
 		       round, h.seq + 1, h.o.lock_seq, h.f.lock_seq, h.d.lock_seq);
+		ASSERT_NE(0U, h.f.contended) TH_LOG("F found mutex 0 free");
+		if (h.f.lock_seq < h.o.lock_seq) {
+			/*
+			 * F took it at the midpoint, before O's relock (the
+			 * unlock ran on F's context, or F won the race): first
+			 * anyway, but with no request to honour.
+			 */
+			at_midpoint++;
+			continue;
+		}
+		ASSERT_NE(0U, h.d.contended) TH_LOG("D found mutex 0 free");
+		requested++;
 		first_before_donor += h.f.lock_seq < h.d.lock_seq;
 	}
-	EXPECT_EQ(ROUNDS, first_before_donor);
+	TH_LOG("%d rounds with F's request, %d where F took the mutex at the midpoint",
+	       requested, at_midpoint);
+	ASSERT_LE(1, requested) TH_LOG("no round tested the request");
+	EXPECT_EQ(requested, first_before_donor);
 }
 
 TEST_HARNESS_MAIN
