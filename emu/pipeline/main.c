@@ -38,7 +38,8 @@ static void usage(FILE *f)
 		"usage: framesched-pipeline [--workload FILE] [--strategies a,b,c]\n"
 		"                           [--out DIR] [--frames N] [--no-trace] [--quiet] [--list]\n"
 		"  --workload FILE   workload JSON (default " DEFAULT_WORKLOAD ")\n"
-		"  --strategies LIST comma-separated strategy names (default: all)\n"
+		"  --strategies LIST comma-separated strategy names (default: all; the\n"
+		"                    proxy-execution ones only on a workload with a mutex)\n"
 		"  --out DIR         run.json, trace-STRATEGY.json (default " DEFAULT_OUT ")\n"
 		"  --frames N        override the workload's frame count\n"
 		"  --no-trace        no Perfetto trace files\n"
@@ -81,8 +82,9 @@ static void drop_inapplicable(const struct workload *wl,
 	left[0] = 0;
 	for (i = 0; i < *n; i++) {
 		if (pick[i]->needs_mutex && !workload_has_mutex(wl)) {
-			used += snprintf(left + used, used < len ? len - used : 0,
-					 "%s%s", used ? "," : "", pick[i]->name);
+			if (used < len)
+				used += snprintf(left + used, len - used, "%s%s",
+						 used ? "," : "", pick[i]->name);
 			continue;
 		}
 		pick[k++] = pick[i];

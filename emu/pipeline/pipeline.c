@@ -24,7 +24,6 @@
 #include "task_profiles.h"
 #include "work.h"
 
-
 static pid_t gettid_(void)
 {
 	return (pid_t)syscall(SYS_gettid);
