@@ -19,9 +19,10 @@
  * idle (no frame for 100 ms); the shipped workloads draw a frame every
  * VSYNC while they run, so that end is not modelled.
  *
- * Newer Pixels (Pixel 6 on) ship no INTERACTION boost and rely on ADPF
- * (the uclamp strategies); CAF's input boost raises only the LITTLE
- * cluster, for tens of milliseconds.
+ * Pixel 6, 6 Pro and 8 (raven, oriole, shiba powerhint.json) have no
+ * INTERACTION action any more ("Remove universal touch boost", 2022) and
+ * rely on ADPF (the uclamp strategies); CAF's input boost raises only the
+ * LITTLE cluster, for tens of milliseconds.
  *
  * There is no thread of our own: on_input applies the boost and notes the
  * time; on_frame, called every frame, drops it once the hold has passed.
