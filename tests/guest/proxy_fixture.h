@@ -10,6 +10,7 @@
 #define PROXY_FIXTURE_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
@@ -39,10 +40,12 @@ static inline int pin_cpus(pid_t tid, int a, int b)
 /*
  * Open the module, save PROXY_EXEC, calibrate a section of @section_us on
  * INV_CPU (which moves the caller there), then move the caller to
- * @main_cpu (< 0: leave it there). 0, or -1 with the reason in @err.
+ * @main_cpu (< 0: leave it there), and switch PROXY_EXEC on if @proxy_on.
+ * 0, or -1 with the reason in @err.
  */
 static inline int proxy_fixture_open(struct proxy_fixture *f, double section_us,
-				     int main_cpu, char *err, size_t len)
+				     int main_cpu, bool proxy_on, char *err,
+				     size_t len)
 {
 	f->proxy_exec = -1;
 	if (inv_open(&f->ctx))
@@ -54,6 +57,8 @@ static inline int proxy_fixture_open(struct proxy_fixture *f, double section_us,
 		return snprintf(err, len, "calibration failed"), -1;
 	if (main_cpu >= 0 && pin_cpus(0, main_cpu, -1))
 		return snprintf(err, len, "cannot run on CPU %d", main_cpu), -1;
+	if (proxy_on && set_sched_feature("PROXY_EXEC", true))
+		return snprintf(err, len, "cannot switch PROXY_EXEC on"), -1;
 	return 0;
 }
 

@@ -105,9 +105,8 @@ FIXTURE_SETUP(handoff)
 
 	ASSERT_LE(4, sysconf(_SC_NPROCESSORS_ONLN));
 	ASSERT_EQ(INV_CPU, CPU_A);	/* the calibration's CPU is the owner's */
-	ASSERT_EQ(0, proxy_fixture_open(&self->f, SECTION_MS * 1000, CPU_MAIN,
+	ASSERT_EQ(0, proxy_fixture_open(&self->f, SECTION_MS * 1000, CPU_MAIN, true,
 					err, sizeof(err))) TH_LOG("%s", err);
-	ASSERT_EQ(0, set_sched_feature("PROXY_EXEC", true));
 }
 
 FIXTURE_TEARDOWN(handoff)

@@ -101,7 +101,8 @@ FIXTURE_SETUP(park)
 
 	ASSERT_LE(2, sysconf(_SC_NPROCESSORS_ONLN));
 	/* the work between two sleeps: about 0.5 us (100 us a section) */
-	ASSERT_EQ(0, proxy_fixture_open(&self->f, 2000, -1, err, sizeof(err)))
+	ASSERT_EQ(0, proxy_fixture_open(&self->f, 2000, -1, false,
+					err, sizeof(err)))
 		TH_LOG("%s", err);
 	self->f.ctx.loops /= 20;
 }

@@ -134,7 +134,7 @@ FIXTURE_SETUP(stall)
 	char err[128];
 
 	ASSERT_LE(4, sysconf(_SC_NPROCESSORS_ONLN));
-	ASSERT_EQ(0, proxy_fixture_open(&self->f, SECTION_MS * 1000, CPU_MAIN,
+	ASSERT_EQ(0, proxy_fixture_open(&self->f, SECTION_MS * 1000, CPU_MAIN, false,
 					err, sizeof(err))) TH_LOG("%s", err);
 }
 
