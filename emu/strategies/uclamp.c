@@ -33,6 +33,7 @@ struct uclamp {
 	struct sys_undo undo;
 	struct adpf_session adpf;
 	bool invariant;		/* uclamp, not uclamp-wall */
+	const char *who;	/* the strategy's name, for errors */
 	bool ready;
 	uint32_t applied;	/* uclamp.min the threads have */
 	bool warned;
@@ -72,6 +73,7 @@ static int setup(struct strategy_ctx *ctx, bool invariant, const char *who,
 	    set_min(s, ctx, s->adpf.out, who, err, errlen))
 		return -1;
 	s->invariant = invariant;
+	s->who = who;
 	s->ready = true;
 	return 0;
 }
@@ -90,22 +92,17 @@ static void uclamp_on_frame(struct strategy_ctx *ctx, const struct strategy_fram
 {
 	struct uclamp *s = ctx->priv;
 	uint64_t target = ctx->app_duration_ns * HWUI_TARGET_CPU_PCT / 100;
-	const char *who;
 	char err[256];
 	uint32_t min;
 
 	if (!s || !s->ready)
 		return;
-	if (s->invariant) {
-		min = adpf_need(&s->adpf.c, f->invariant_work_ns, target);
-		who = "uclamp";
-	} else {
-		min = adpf_report(&s->adpf, f->hwui_work_ns, target);
-		who = "uclamp-wall";
-	}
+	min = s->invariant ?
+	      adpf_need(&s->adpf.c, f->invariant_work_ns, target) :
+	      adpf_report(&s->adpf, f->hwui_work_ns, target);
 	if (min == s->applied)
 		return;
-	if (set_min(s, ctx, min, who, err, sizeof(err)) && !s->warned) {
+	if (set_min(s, ctx, min, s->who, err, sizeof(err)) && !s->warned) {
 		/* hooks cannot fail the run; say it once */
 		fprintf(stderr, "%s\n", err);
 		s->warned = true;
