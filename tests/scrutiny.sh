@@ -20,7 +20,7 @@ d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 
 tests='proxy_psi proxy_park_exit proxy_switch proxy_push_stall proxy_dl_budget
-proxy_moved_donor proxy_handoff_starving inversion dl_token dl_leave_asleep'
+proxy_moved_donor proxy_handoff_starving inversion dl_token dl_token_swap dl_leave_asleep'
 
 # KASAN's shadow and kmemleak's pool want more than the default 1 GiB
 tools/vm --mem 2048 --out "$d" --timeout 3600 -- sh -c '

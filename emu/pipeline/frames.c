@@ -126,6 +126,31 @@ static uint32_t ui_ahead(const struct pl *p, uint32_t n)
 	return k;
 }
 
+/*
+ * Under a token strategy, the frames after the warm-up whose doFrame, or
+ * whose drawing, ran without a token, and the drawn ones whose drawing
+ * ran on another token than their doFrame: the frame's instance did not
+ * follow it (token_passing.c).
+ */
+static void frames_without_token(const struct pl *p, uint32_t w, uint32_t n,
+				 struct pl_result *r)
+{
+	uint32_t i;
+
+	if (p->token_fd[0] < 0)
+		return;
+	for (i = w; i < n; i++) {
+		const struct pl_frame *f = &p->fr[i];
+
+		r->token_missing_ui += f->ui_token < 0;
+		if (f->skipped)
+			continue;
+		r->token_missing_render += f->render_token < 0;
+		r->token_not_followed += f->ui_token >= 0 && f->render_token >= 0 &&
+					 f->ui_token != f->render_token;
+	}
+}
+
 void pl_summarize(struct pl *p)
 {
 	struct pl_result *r = p->res;
@@ -136,6 +161,7 @@ void pl_summarize(struct pl *p)
 	finish_frames(p, n);
 	r->warmup = w;
 	r->ui_ahead = ui_ahead(p, n);
+	frames_without_token(p, w, n, r);
 	if (ft) {
 		for (k = w; k < n; k++) {
 			if (p->fr[k].skipped)

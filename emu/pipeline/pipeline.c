@@ -17,7 +17,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "clock.h"
-#include "dl_token.h"
 #include "input_pattern.h"
 #include "fence.h"
 #include "pl.h"
@@ -77,19 +76,6 @@ void pl_resolve(struct pl *p)
 	pthread_mutex_lock(&p->lock);
 	p->resolved++;
 	pthread_mutex_unlock(&p->lock);
-}
-
-/*
- * Give the strategy's DEADLINE token to thread @to, if this thread holds
- * it (a frame that started while the other thread held it has nothing to
- * give), and mark the pass on the receiver's track in the trace.
- */
-void pl_pass_token(struct pl *p, pid_t to, const char *name)
-{
-	if (p->token_fd < 0 || dl_token_give(p->token_fd, to))
-		return;
-	__atomic_add_fetch(&p->res->token_passes, 1, __ATOMIC_RELAXED);
-	tb_instant(&p->tb, to, name, mono_ns());
 }
 
 bool pl_wait_vsync(struct pl *p, const uint64_t *seq, const int64_t *posted,
@@ -315,6 +301,7 @@ static void run_strategy(struct pl *p, const struct strategy *s)
 	uint64_t e0 = 0, e1 = 0;
 	bool e_ok, r_ok;
 	int64_t t0, t1;
+	int k;
 
 	if (bg_start(&p->bg, p->wl, p->cfg->hw->fd,
 		     tp_background_cpus(p->cfg->ph), &p->tb, r->error,
@@ -334,7 +321,8 @@ static void run_strategy(struct pl *p, const struct strategy *s)
 	ctx.gpu_hog_tid = bg_gpu_hog_tid(&p->bg);
 	ctx.period_ns = (uint64_t)p->period;
 	ctx.app_duration_ns = (uint64_t)p->app_ns;
-	ctx.dl_token_fd = -1;
+	for (k = 0; k < STRATEGY_MAX_TOKENS; k++)
+		ctx.dl_token_fd[k] = -1;
 	if (s->setup(&ctx, r->error, sizeof(r->error))) {
 		r->status = PL_FAILED;
 		if (!r->error[0])
@@ -344,7 +332,7 @@ static void run_strategy(struct pl *p, const struct strategy *s)
 	}
 	r->dl_bw_ppm = ctx.dl_bw_reserved_ppm;
 	read_settings(&ctx, r);
-	p->token_fd = ctx.dl_token_fd;	/* the threads read it after the gate */
+	tokens_init(p, ctx.dl_token_fd);	/* the threads read them after the gate */
 	/*
 	 * The control thread delivers input and the strategies' hooks, as
 	 * Android's input threads and power HAL do, in the fair class: it
@@ -405,7 +393,8 @@ static void pl_init(struct pl *p, const struct pl_config *cfg,
 	p->app_ns = (int64_t)cfg->wl->app_duration_us * 1000;
 	p->sf_ns = (int64_t)cfg->wl->sf_duration_us * 1000;
 	p->handoff = -1;
-	p->token_fd = -1;
+	for (i = 0; i < STRATEGY_MAX_TOKENS; i++)
+		p->token_fd[i] = -1;
 	p->last_latch = FT_TIME_NONE;
 	p->vsync_fd = -1;
 	/* threads that are not ours in the trace: made-up ids */

@@ -55,8 +55,11 @@ struct pl_result {
 	double limit_bg_uj;		/* of which the background work's */
 	uint32_t limit_infeasible;	/* frames no OPP could show on time */
 	uint64_t dl_bw_ppm;		/* ctx->dl_bw_reserved_ppm */
-	uint32_t token_passes;		/* DEADLINE token passes between the
-					 * app threads (ctx->dl_token_fd) */
+	uint32_t token_passes;		/* DEADLINE tokens given, taken, given
+					 * up; a swap counts two */
+	uint32_t token_missing_ui;	/* frames past the warm-up whose doFrame */
+	uint32_t token_missing_render;	/* ... or drawing ran without a token */
+	uint32_t token_not_followed;	/* drawn on another token than doFrame */
 	uint32_t nsettings;		/* read back after the setup */
 	struct pl_thread_settings settings[PL_MAX_SETTINGS];
 	bool residency_ok;

@@ -45,6 +45,8 @@ struct pl_frame {
 	int acquire_fd;
 	int present_fd;
 	bool skipped;		/* HWUI did not draw it: consumer behind */
+	int8_t ui_token;	/* the DEADLINE token doFrame ran on, -1 */
+	int8_t render_token;	/* RenderThread drew it on, -1 */
 };
 
 struct pl {
@@ -80,7 +82,9 @@ struct pl {
 	bool th_started[PL_NTHREADS];
 	pid_t disp_tid, ui_tid, render_tid, sf_tid, gpu_tid, display_tid;
 	int vsync_fd;			/* the dispatcher's own file */
-	int token_fd;			/* the strategy's DEADLINE token, or -1 */
+	int token_fd[STRATEGY_MAX_TOKENS];	/* the strategy's DEADLINE
+						 * tokens, -1: none */
+	pid_t token_holder[STRATEGY_MAX_TOKENS];	/* [L] 0: nobody */
 	int pending[PL_MAX_PENDING];	/* SF: frames whose present fence is out */
 	int npending;
 	double *sf_late;		/* SF's wake-up after VSYNC-sf, ms */
@@ -94,7 +98,12 @@ bool pl_thread_ready(struct pl *p, pid_t *tid, const char *name);
 int pl_set_fifo(int prio);
 /* One more frame done with: presented (time known), dropped or skipped. */
 void pl_resolve(struct pl *p);
-void pl_pass_token(struct pl *p, pid_t to, const char *name);
+/* token_passing.c: who holds the strategy's tokens when; @lock held */
+void tokens_init(struct pl *p, const int *fd);
+void tokens_frame_start(struct pl *p, struct pl_frame *f);
+void tokens_post(struct pl *p);
+void tokens_synced(struct pl *p, struct pl_frame *f);
+void tokens_frame_done(struct pl *p);
 /*
  * Wait on @cond for a VSYNC post newer than *@seen (@seq counts them,
  * @posted holds the newest one's present); false when stopping.

@@ -44,6 +44,7 @@ static int64_t sync_frame(struct pl *p)
 	p->handoff = -1;
 	if (i >= 0) {
 		p->fr[i].synced = mono_ns();
+		tokens_synced(p, &p->fr[i]);
 		p->render_synced = (uint32_t)i + 1;
 		pthread_cond_signal(&p->ui_cond);
 	}
@@ -54,6 +55,7 @@ static int64_t sync_frame(struct pl *p)
 static void frame_done(struct pl *p, int64_t i)
 {
 	pthread_mutex_lock(&p->lock);
+	tokens_frame_done(p);
 	p->render_done = (uint32_t)i + 1;
 	pthread_mutex_unlock(&p->lock);
 }
@@ -126,7 +128,6 @@ void *render_main(void *arg)
 		} else if (!draw_frame(p, i)) {
 			break;
 		}
-		pl_pass_token(p, p->ui_tid, "token to UI thread");
 		frame_done(p, i);
 	}
 	return NULL;

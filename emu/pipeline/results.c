@@ -178,6 +178,11 @@ static json_t *run_json(const struct results_meta *m, const struct pl_result *r)
 			    num(s->energy_vs_limit) : json_null());
 	json_object_set_new(o, "dl_bw_reserved_ppm", json_integer((json_int_t)r->dl_bw_ppm));
 	json_object_set_new(o, "token_passes", json_integer(r->token_passes));
+	json_object_set_new(o, "token_missing_ui", json_integer(r->token_missing_ui));
+	json_object_set_new(o, "token_missing_render",
+			    json_integer(r->token_missing_render));
+	json_object_set_new(o, "token_not_followed",
+			    json_integer(r->token_not_followed));
 	json_object_set_new(o, "thread_settings", settings_json(r));
 	json_object_set_new(o, "frequency_residency_ms", r->residency_ok ?
 			    residency_json(m->ph, r) : json_null());

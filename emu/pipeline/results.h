@@ -16,8 +16,11 @@
  * buffer_stuffing, ui_ahead, nominal_latency_ms; no frame is dropped by
  * the latch rule; energy_limit_mj counts the background work done
  * (energy_limit_background_mj).
+ * 3: token_passes counts every change of a token's holder (given, taken,
+ * given up; a swap two); token_missing_ui, token_missing_render,
+ * token_not_followed.
  */
-#define RESULTS_SCHEMA_VERSION	2
+#define RESULTS_SCHEMA_VERSION	3
 
 struct results_meta {
 	const struct workload *wl;

@@ -22,8 +22,8 @@
  */
 static void post_and_wait(struct pl *p, uint32_t i)
 {
-	pl_pass_token(p, p->render_tid, "token to RenderThread");
 	pthread_mutex_lock(&p->lock);
+	tokens_post(p);
 	p->handoff = i;
 	pthread_cond_signal(&p->render_cond);
 	while (p->render_synced <= i && !p->stop)
@@ -51,6 +51,7 @@ void *ui_main(void *arg)
 			break;
 		ft_frame_init(&f->ft, i, p->period);
 		ft_frame_predict(&f->ft, present, p->app_ns, p->sf_ns);
+		tokens_frame_start(p, f);
 		mark = work_mark();
 		f->ft.actual.start = mono_ns();
 		work_spin_us_since(mark, f->work.us[WL_UI]);

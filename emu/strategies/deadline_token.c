@@ -7,8 +7,8 @@
  * The UI thread holds the token from VSYNC-app; when it hands the frame to
  * RenderThread (DrawFrameTask::postAndWait) it passes the token with it,
  * and RenderThread gives it back once it has queued the buffer. The
- * pipeline threads do the passing (ctx->dl_token_fd); this file sizes and
- * creates the token.
+ * pipeline threads do the passing (emu/pipeline/token_passing.c); this
+ * file sizes and creates the tokens.
  *
  *   runtime  = the chain's invariant worst case: UI + render + GPU submit
  *              (base + jitter + heavy, invariant µs), plus
@@ -32,8 +32,18 @@
  *              density (patch "sched/deadline: Keep schedutil's floor at
  *              the active tasks' density"), equal here to the bandwidth.
  *
- * A frame that starts while RenderThread still holds the token for the
- * one before runs its UI part without it (one token: no overlap).
+ * deadline-token: one token. A frame that starts while RenderThread
+ * still holds the token for the one before runs its UI part without it,
+ * and RenderThread then draws it without one too (token_passing.c).
+ *
+ * deadline-token2: two tokens of that size, one a frame in flight, as the
+ * article proposes for a UI thread that starts frame N+1 while
+ * RenderThread still draws frame N: the UI thread takes the free one,
+ * and the two threads swap tokens when RenderThread reaches the frame
+ * (patch "sched/deadline: Let a token's holder give it up or swap it for
+ * another"). It reserves twice the bandwidth, as the deadline strategy's
+ * two reservations do, but each frame's work runs on one instance with
+ * the frame's deadline.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -45,27 +55,31 @@
 #include "dl_token.h"
 #include "variants.h"
 
-/* the token is ctx->dl_token_fd; the undo log restores PROXY_EXEC */
+/* the tokens are ctx->dl_token_fd; the undo log restores PROXY_EXEC */
 struct token_state {
 	struct sys_undo undo;
 };
 
 static void token_teardown(struct strategy_ctx *ctx)
 {
-	/* closing the token gives its holder back its policy */
-	if (ctx->dl_token_fd >= 0)
-		close(ctx->dl_token_fd);
-	ctx->dl_token_fd = -1;
+	int k;
+
+	/* closing a token gives its holder back its policy */
+	for (k = 0; k < STRATEGY_MAX_TOKENS; k++) {
+		if (ctx->dl_token_fd[k] >= 0)
+			close(ctx->dl_token_fd[k]);
+		ctx->dl_token_fd[k] = -1;
+	}
 	sys_teardown(ctx);
 }
 
 static int token_setup_as(struct strategy_ctx *ctx, const char *who,
-			  bool proxy_exec, char *err, size_t errlen)
+			  int ntokens, bool proxy_exec, char *err, size_t errlen)
 {
 	struct token_state *s = sys_priv(ctx, sizeof(*s), who, err, errlen);
 	const struct workload *wl = ctx->wl;
 	uint64_t chain_us, gpu_us, deadline, runtime;
-	int fd;
+	int k;
 
 	if (!s)
 		return -1;
@@ -98,35 +112,42 @@ static int token_setup_as(struct strategy_ctx *ctx, const char *who,
 		" us (chain worst case %" PRIu64 " invariant us, GPU %" PRIu64 " us)\n",
 		who, runtime / 1000, deadline / 1000, chain_us, gpu_us);
 
-	fd = dl_token_create(runtime, deadline, deadline, 0);
-	if (fd < 0) {
-		int en = errno;
+	for (k = 0; k < ntokens; k++) {
+		int fd = dl_token_create(runtime, deadline, deadline, 0);
 
-		snprintf(err, errlen, "%s: %s: %s%s", who, DL_TOKEN_DEV, strerror(en),
-			 en == ENOENT ? " (a kernel without CONFIG_SCHED_DL_TOKEN)" :
-			 en == EBUSY ? " (DEADLINE admission control refused the bandwidth)" : "");
-		return -1;
+		if (fd < 0) {
+			int en = errno;
+
+			snprintf(err, errlen, "%s: %s: %s%s", who, DL_TOKEN_DEV, strerror(en),
+				 en == ENOENT ? " (a kernel without CONFIG_SCHED_DL_TOKEN)" :
+				 en == EBUSY ? " (DEADLINE admission control refused the bandwidth)" : "");
+			return -1;	/* teardown closes those made */
+		}
+		ctx->dl_token_fd[k] = fd;
 	}
 	/* nobody holds a new token: the control thread may give it */
-	if (dl_token_give(fd, ctx->ui_tid)) {
+	if (dl_token_give(ctx->dl_token_fd[0], ctx->ui_tid)) {
 		snprintf(err, errlen, "%s: give the token to the UI thread (%d): %s",
 			 who, ctx->ui_tid, strerror(errno));
-		close(fd);
 		return -1;
 	}
-	ctx->dl_token_fd = fd;
-	ctx->dl_bw_reserved_ppm = runtime * 1000000 / deadline;
+	ctx->dl_bw_reserved_ppm = ntokens * (runtime * 1000000 / deadline);
 	return 0;
 }
 
 static int token_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
 {
-	return token_setup_as(ctx, "deadline-token", false, err, errlen);
+	return token_setup_as(ctx, "deadline-token", 1, false, err, errlen);
+}
+
+static int token2_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
+{
+	return token_setup_as(ctx, "deadline-token2", 2, false, err, errlen);
 }
 
 static int token_pe_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
 {
-	return token_setup_as(ctx, "deadline-token-pe", true, err, errlen);
+	return token_setup_as(ctx, "deadline-token-pe", 1, true, err, errlen);
 }
 
 const struct strategy strategy_deadline_token = {
@@ -136,10 +157,30 @@ const struct strategy strategy_deadline_token = {
 	.teardown = token_teardown,
 };
 
+const struct strategy strategy_deadline_token2 = {
+	.name = "deadline-token2",
+	.summary = "two SCHED_DEADLINE tokens, one a frame in flight: taken at doFrame, swapped when RenderThread reaches the frame",
+	.setup = token2_setup,
+	.teardown = token_teardown,
+};
+
 const struct strategy strategy_deadline_token_pe = {
 	.name = "deadline-token-pe",
 	.summary = "deadline-token with proxy execution (PROXY_EXEC on)",
 	.needs_mutex = true,
 	.setup = token_pe_setup,
+	.teardown = token_teardown,
+};
+
+static int token2_pe_setup(struct strategy_ctx *ctx, char *err, size_t errlen)
+{
+	return token_setup_as(ctx, "deadline-token2-pe", 2, true, err, errlen);
+}
+
+const struct strategy strategy_deadline_token2_pe = {
+	.name = "deadline-token2-pe",
+	.summary = "deadline-token2 with proxy execution (PROXY_EXEC on)",
+	.needs_mutex = true,
+	.setup = token2_pe_setup,
 	.teardown = token_teardown,
 };

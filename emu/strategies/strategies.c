@@ -19,7 +19,9 @@
 	S(deadline)		\
 	S(deadline_pe)		\
 	S(deadline_token)	\
+	S(deadline_token2)	\
 	S(deadline_token_pe)	\
+	S(deadline_token2_pe)	\
 	S(fifo_pe)
 
 #define STRATEGY_EXTERN(n)	extern const struct strategy strategy_##n;

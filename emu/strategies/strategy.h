@@ -37,6 +37,9 @@
 struct workload;
 struct platform;
 
+/* one token a frame in flight: the UI thread's and RenderThread's */
+#define STRATEGY_MAX_TOKENS	2
+
 /* What a strategy may touch. Filled by the pipeline before setup(). */
 struct strategy_ctx {
 	const struct workload *wl;
@@ -50,11 +53,12 @@ struct strategy_ctx {
 	/* set by the strategy, reported in the results */
 	uint64_t dl_bw_reserved_ppm;	/* SCHED_DEADLINE bandwidth it reserved,
 					 * parts per million of one CPU */
-	int dl_token_fd;		/* a SCHED_DEADLINE token that the UI
-					 * thread passes to RenderThread with
-					 * each frame and RenderThread gives
-					 * back after queueBuffer; -1: none.
-					 * Set by setup, closed by teardown. */
+	/*
+	 * SCHED_DEADLINE tokens that the app threads pass with the frames
+	 * (emu/pipeline/token_passing.c); -1: none. Set by setup (a token
+	 * given to the UI thread or held by nobody), closed by teardown.
+	 */
+	int dl_token_fd[STRATEGY_MAX_TOKENS];
 	void *priv;			/* the strategy's own state */
 };
 

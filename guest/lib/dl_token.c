@@ -41,6 +41,20 @@ int dl_token_give(int fd, pid_t tid)
 	return ioctl(fd, DL_TOKEN_IOC_GIVE, &g) ? -1 : 0;
 }
 
+int dl_token_give_up(int fd)
+{
+	struct dl_token_give g = { .flags = DL_TOKEN_GIVE_UP };
+
+	return ioctl(fd, DL_TOKEN_IOC_GIVE, &g) ? -1 : 0;
+}
+
+int dl_token_swap(int fd, int other_fd)
+{
+	struct dl_token_swap sw = { .fd = other_fd };
+
+	return ioctl(fd, DL_TOKEN_IOC_SWAP, &sw) ? -1 : 0;
+}
+
 int dl_token_info(int fd, struct dl_token_info *info)
 {
 	return ioctl(fd, DL_TOKEN_IOC_INFO, info) ? -1 : 0;

@@ -36,12 +36,21 @@ struct dl_token_info {
 
 struct dl_token_give {
 	uint32_t tid;		/* 0: the caller */
+	uint32_t flags;		/* DL_TOKEN_GIVE_UP or 0 */
+};
+
+/* struct dl_token_give::flags: the holder gives it to nobody (tid 0) */
+#define DL_TOKEN_GIVE_UP	0x1
+
+struct dl_token_swap {
+	int32_t fd;		/* the other token */
 	uint32_t flags;		/* 0 */
 };
 
 #define DL_TOKEN_IOC_SETUP	_IOW(0xB9, 0, struct sched_attr_v1)
 #define DL_TOKEN_IOC_GIVE	_IOW(0xB9, 1, struct dl_token_give)
 #define DL_TOKEN_IOC_INFO	_IOR(0xB9, 2, struct dl_token_info)
+#define DL_TOKEN_IOC_SWAP	_IOW(0xB9, 3, struct dl_token_swap)
 
 /*
  * A new token with its reservation (ns; period 0: the deadline; flags 0
@@ -59,6 +68,19 @@ int dl_token_create(uint64_t runtime, uint64_t deadline, uint64_t period,
  * root domain; admission refused a token whose holder exited).
  */
 int dl_token_give(int fd, pid_t tid);
+/*
+ * The holder gives the token to nobody (patch "Let a token's holder give
+ * it up or swap it for another"): it keeps its bandwidth and instance for
+ * the next taker. 0, or -1 with errno EINVAL (the caller is not the holder).
+ */
+int dl_token_give_up(int fd);
+/*
+ * The holder of token @fd and the holder of token @other_fd, a thread of
+ * the same process, exchange them. 0, or -1 with errno: EBADF, EINVAL
+ * (@other_fd is not another token; the caller does not hold @fd; nobody
+ * holds @other_fd), EPERM, ESRCH, EBUSY (different root domains).
+ */
+int dl_token_swap(int fd, int other_fd);
 int dl_token_info(int fd, struct dl_token_info *info);
 
 #endif

@@ -25,7 +25,8 @@
 static const char *const tested[] = {
 	"fmax", "cfs", "touchboost", "uclamp", "uclamp-wall", "fifo", "fifo-greed",
 	"deadline",
-	"deadline-pe", "deadline-token", "deadline-token-pe", "fifo-pe",
+	"deadline-pe", "deadline-token", "deadline-token2", "deadline-token-pe",
+	"deadline-token2-pe", "fifo-pe",
 };
 
 FIXTURE(pipeline) {
@@ -48,7 +49,9 @@ FIXTURE_VARIANT_ADD(pipeline, fifo_greed) { .strategy = "fifo-greed" };
 FIXTURE_VARIANT_ADD(pipeline, deadline) { .strategy = "deadline" };
 FIXTURE_VARIANT_ADD(pipeline, deadline_pe) { .strategy = "deadline-pe" };
 FIXTURE_VARIANT_ADD(pipeline, deadline_token) { .strategy = "deadline-token" };
+FIXTURE_VARIANT_ADD(pipeline, deadline_token2) { .strategy = "deadline-token2" };
 FIXTURE_VARIANT_ADD(pipeline, deadline_token_pe) { .strategy = "deadline-token-pe" };
+FIXTURE_VARIANT_ADD(pipeline, deadline_token2_pe) { .strategy = "deadline-token2-pe" };
 FIXTURE_VARIANT_ADD(pipeline, fifo_pe) { .strategy = "fifo-pe" };
 
 FIXTURE_SETUP(pipeline)
@@ -90,7 +93,7 @@ TEST_F_TIMEOUT(pipeline, produces_frames, 120)
 	/* all but the last few drawn are shown */
 	ASSERT_GE(r.sum.presented + 3, r.sum.frames);
 	ASSERT_GE(r.sum.presented, 15u);
-	/* a token goes to RenderThread and back with each drawn frame */
+	/* a token goes to RenderThread and back (or is swapped) with each drawn frame */
 	if (!strncmp(variant->strategy, "deadline-token", 14)) {
 		EXPECT_GE(r.token_passes, r.sum.frames)
 			TH_LOG("%u token passes for %u frames", r.token_passes,
