@@ -44,16 +44,20 @@ run: deps
 	done; \
 	for w in $(RUN_WORKLOADS); do \
 		echo "== make run: workload $$w" >&2; \
-		FRAMESCHED_RUN_FRAMES=$(RUN_FRAMES) FRAMESCHED_RUN_REPEAT=$(RUN_REPEAT) tools/run-comparison \
+		FRAMESCHED_RUN_FRAMES=$(RUN_FRAMES) FRAMESCHED_RUN_REPEAT=$(RUN_REPEAT) \
+		FRAMESCHED_RUN_COMMAND="make run RUN_REPEAT=$(RUN_REPEAT) RUN_FRAMES=$(RUN_FRAMES) WORKLOADS='$(WORKLOADS)'" \
+		tools/run-comparison \
 			--kernel $(KREL)/arch/x86/boot/bzImage --workload emu/workloads/$$w.json \
 			$(if $(RUN_SCHED_TRACE),--sched-trace) \
 			--out build/results/$$w || exit $$?; \
 	done
 
-## make results-doc: put build/results/ (the last make run) into the
-## docs' results blocks (docs/pipeline.md, README.md), for a commit of the docs
+## make results-doc: put build/results/ (the last make run) into
+## docs/results.md (written whole, a section a workload) and the results
+## blocks of docs/pipeline.md and README.md, for a commit of the docs
 results-doc:
-	@tools/results-doc --results build/results docs/pipeline.md README.md
+	@tools/results-doc --results build/results --full docs/results.md \
+		docs/pipeline.md README.md
 
 ## make check: every test (host, VM runner, guest suite in the debug kernel;
 ## the phone under icount in the release kernel, as make run boots it)

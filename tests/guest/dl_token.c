@@ -13,6 +13,7 @@
  *   same absolute deadline and no more runtime than the giver left, and is
  *   throttled when that runtime is spent.
  * - Bad requests get the errno the ABI promises, and change nothing.
+ * - /proc/PID/sched says whether a SCHED_DEADLINE thread runs on a token.
  * - After the round trips, with a third thread switching both threads to
  *   and from a constrained-deadline reservation meanwhile, the runqueues'
  *   this_bw, running_bw and running_dens (patch 0026) are back where they
@@ -440,6 +441,56 @@ TEST(passes_race_with_the_receivers_exit)
 	dl_sums_idle(&closed);
 	EXPECT_EQ(idle.total_bw, closed.total_bw);
 	EXPECT_EQ(idle.this_bw, closed.this_bw);
+}
+
+/* /proc's dl.token_held for thread @tid: 1, 0, or -1 when not shown */
+static int proc_token_held(pid_t tid)
+{
+	char path[64], line[256];
+	int v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -2;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " dl.token_held : %d", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+TEST(proc_says_who_holds_a_token)
+{
+	struct sched_attr_v1 a;
+	struct helper h;
+	pid_t me = gettid_();
+	int fd;
+
+	helper_start(&h, 0);
+	fd = dl_token_create(10 * MS, 100 * MS, 100 * MS, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, proc_token_held(me)) TH_LOG("shown for a SCHED_OTHER thread");
+	ASSERT_EQ(0, dl_token_give(fd, 0));
+	EXPECT_EQ(1, proc_token_held(me));
+	ASSERT_EQ(0, dl_token_give(fd, h.tid));
+	EXPECT_EQ(1, proc_token_held(h.tid));
+	EXPECT_EQ(-1, proc_token_held(me)) TH_LOG("the giver still shows a token");
+
+	/* a reservation of its own is not a token's */
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sched_policy = SCHED_DEADLINE_;
+	a.sched_runtime = 1 * MS;
+	a.sched_deadline = a.sched_period = 100 * MS;
+	ASSERT_EQ(0, sched_attr_set(me, &a));
+	EXPECT_EQ(0, proc_token_held(me));
+	a.sched_policy = SCHED_OTHER_;
+	a.sched_runtime = a.sched_deadline = a.sched_period = 0;
+	ASSERT_EQ(0, sched_attr_set(me, &a));
+	close(fd);
+	helper_stop(&h);
 }
 
 static void *hold_and_exit(void *arg)

@@ -1,6 +1,8 @@
 #!/bin/bash
 # tools/results-doc: a doc's results block is replaced with the results
-# file and its provenance (kernel, workload, boots from run.json), the
+# file and its provenance (kernel, workload, boots from run.json; command,
+# commit and date from provenance.json), --full writes docs/results.md
+# with a section per workload, the
 # text around it is kept byte for byte, the machine's absolute paths
 # become relative; a doc without a block, a block without its end, or a
 # missing results file is refused with the file named (exit 2) and no doc
@@ -53,6 +55,26 @@ check "two blocks, each with the provenance of its own directory" \
 	eval 'grep -q "(3 boots, emu/workloads/w.json, kernel 6.12.0 #1)" "$d/two.md" &&
 	      grep -q "(5 boots, emu/workloads/w2.json, kernel k2)" "$d/two.md" &&
 	      grep -q "^w2 table" "$d/two.md"'
+
+# provenance.json beside run.json: the command, commit and date
+echo '{"command": "make run RUN_REPEAT=5", "commit": "abc1234", "date": "2026-12-07T23:00Z"}' >"$d/res/w2/provenance.json"
+tools/results-doc --results "$d/res" "$d/two.md" >/dev/null 2>&1
+check "a block says the command, commit and date when run-comparison recorded them" \
+	grep -q "^Measured by \`make run RUN_REPEAT=5\` at commit abc1234 on 2026-12-07T23:00Z (5 boots, emu/workloads/w2.json, kernel k2)." "$d/two.md"
+
+# --full: a whole file, a section a workload directory, boots' run-K/ left out
+mkdir -p "$d/res/run-1"
+cp "$d/res/run.json" "$d/res/table.txt" "$d/res/run-1/"
+tools/results-doc --results "$d/res" --full "$d/results.md" >"$d/out" 2>&1
+rc=$?
+check "--full writes the results file with a section per workload" \
+	eval '[ $rc -eq 0 ] && grep -q "^## w2$" "$d/results.md" && grep -q "^w2 table" "$d/results.md" &&
+	      ! grep -q "^## run-1" "$d/results.md" && grep -q "^# Results" "$d/results.md"'
+rm -rf "$d/empty" && mkdir "$d/empty"
+tools/results-doc --results "$d/empty" --full "$d/results2.md" >"$d/out" 2>&1
+rc=$?
+check "--full with no results is refused, exit 2, nothing written" \
+	eval '[ $rc -eq 2 ] && [ ! -e "$d/results2.md" ] && grep -q "make run first" "$d/out"'
 
 printf '# no block here\n' >"$d/none.md"
 cp "$d/doc.orig" "$d/ok.md"
