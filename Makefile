@@ -79,15 +79,21 @@ scrutiny: deps
 check-series: deps
 	@tools/check-series
 
-## make soak: the long runs: the lock torture suite for longer, SOAK_S
-## seconds a lock type; proxy execution's inversion target with 1, 2 and
-## 4 hogs in a deterministic boot (make check: 1 hog); the SCHED_DEADLINE
-## token tests with SOAK_TOKEN_PASSES round trips (make check: 2000)
+## make soak: the long runs: the scheduler's peer suites at once for
+## SOAK_PEERS_S seconds (trinity, stress-ng, cyclicdeadline, pi_stress,
+## hackbench, locktorture, the token tests) with PROXY_EXEC flipping,
+## reported in build/results/soak/report.txt; the lock torture suite for
+## longer, SOAK_S seconds a lock type; proxy execution's inversion target
+## with 1, 2 and 4 hogs in a deterministic boot (make check: 1 hog); the
+## SCHED_DEADLINE token tests with SOAK_TOKEN_PASSES round trips (make
+## check: 2000)
 SOAK_S ?= 600
+SOAK_PEERS_S ?= 1800
 SOAK_TOKEN_PASSES ?= 100000
 soak: deps
 	@tools/kernel-build debug
 	@$(MAKE) -s guest
+	@SOAK_PEERS_S=$(SOAK_PEERS_S) tests/soak/sched_peers.sh
 	@FRAMESCHED_TORTURE_S=$(SOAK_S) tests/vm/locktorture.sh
 	@FRAMESCHED_INVERSION_M=1,2,4 tests/vm/inversion_icount.sh
 	@tools/vm --timeout 3600 -- env FRAMESCHED_TOKEN_PASSES=$(SOAK_TOKEN_PASSES) \

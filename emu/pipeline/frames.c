@@ -127,10 +127,10 @@ static uint32_t ui_ahead(const struct pl *p, uint32_t n)
 }
 
 /*
- * Under a token strategy, the frames after the warm-up whose doFrame, or
- * whose drawing, ran without a token, and the drawn ones whose drawing
- * ran on another token than their doFrame: the frame's instance did not
- * follow it (token_passing.c).
+ * Under a token strategy, the frames after the warm-up whose UI thread
+ * woke for doFrame without a token, or whose drawing ran without one, and
+ * the drawn ones whose drawing ran on another token than their doFrame:
+ * the frame's instance did not follow it (token_passing.c).
  */
 static void frames_without_token(const struct pl *p, uint32_t w, uint32_t n,
 				 struct pl_result *r)

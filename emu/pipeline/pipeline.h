@@ -57,7 +57,8 @@ struct pl_result {
 	uint64_t dl_bw_ppm;		/* ctx->dl_bw_reserved_ppm */
 	uint32_t token_passes;		/* DEADLINE tokens given, taken, given
 					 * up; a swap counts two */
-	uint32_t token_missing_ui;	/* frames past the warm-up whose doFrame */
+	uint32_t token_missing_ui;	/* frames past the warm-up whose UI
+					 * thread woke for doFrame */
 	uint32_t token_missing_render;	/* ... or drawing ran without a token */
 	uint32_t token_not_followed;	/* drawn on another token than doFrame */
 	uint32_t nsettings;		/* read back after the setup */

@@ -45,7 +45,8 @@ struct pl_frame {
 	int acquire_fd;
 	int present_fd;
 	bool skipped;		/* HWUI did not draw it: consumer behind */
-	int8_t ui_token;	/* the DEADLINE token doFrame ran on, -1 */
+	int8_t ui_token;	/* the DEADLINE token the UI thread woke
+				 * for doFrame with, -1 */
 	int8_t render_token;	/* RenderThread drew it on, -1 */
 };
 

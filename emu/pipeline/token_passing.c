@@ -4,24 +4,33 @@
  * frames (kernel: Documentation/scheduler/sched-dl-token.rst; user space:
  * guest/lib/dl_token.h).
  *
- * One token a frame in flight. The UI thread holds a token from the start
- * of a frame (taking one nobody holds if it has none) and gives it with
- * the frame to RenderThread at postAndWait, unless RenderThread still
- * holds one for the frame before: then it keeps it. RenderThread, done
- * with a frame (queued or skipped):
+ * One token a frame in flight. The UI thread gives its token with the
+ * frame to RenderThread at postAndWait, unless RenderThread still holds
+ * one for the frame before: then it keeps it. Having given it, it takes
+ * the token nobody holds, so that it sleeps until the next VSYNC as the
+ * holder: its wake-up is then a SCHED_DEADLINE one, placed by capacity on
+ * a CPU that fits the token, and the CBS wake-up rule starts the frame's
+ * instance. (A thread that wakes in the fair class and takes a token at
+ * the start of the frame runs the frame wherever the fair class woke it,
+ * which may be a LITTLE CPU: becoming SCHED_DEADLINE does not move a
+ * running task. make run's traces showed such frames, doFrame 16 ms on a
+ * LITTLE CPU against 7 on a big one.) RenderThread, done with a frame
+ * (queued or skipped):
  *
  *   - the next frame already posted and its token with the UI thread:
  *     swap, so that RenderThread continues the next frame's instance and
  *     the UI thread gets the spent one, renewed by the CBS wake-up rule
  *     when it wakes for the frame after;
  *   - the UI thread holding none: give it back;
- *   - otherwise (the UI thread took the other token for a frame it has
- *     not posted yet): give it up, to nobody.
+ *   - otherwise (the UI thread holds the other token): give it up, to
+ *     nobody, for the UI thread to take at its next post.
  *
  * The swap is for a late frame that is still drawn: RenderThread ends it
- * after the UI thread posted the next. When RenderThread ends on time,
- * the UI thread, having taken the free token at VSYNC, gives it with the
- * frame, and RenderThread gives its own up.
+ * after the UI thread posted the next. When RenderThread ends on time the
+ * two tokens alternate: the UI thread gives one with the frame and takes
+ * the other, which RenderThread gave up at the end of the frame before.
+ * The UI thread also takes a free token at the start of a frame if it
+ * holds none (a pass the kernel refused).
  *
  * With one token (deadline-token) only the second case ever happens, and
  * a frame that starts while RenderThread holds the token runs its UI part
@@ -77,6 +86,16 @@ static bool give(struct pl *p, int k, pid_t to, const char *what)
 	return true;
 }
 
+/* Take a token nobody holds, if any; @lock held. */
+static void take_free(struct pl *p)
+{
+	int k;
+
+	for (k = 0; held_by(p, p->ui_tid) < 0 && k < STRATEGY_MAX_TOKENS; k++)
+		if (p->token_fd[k] >= 0 && !p->token_holder[k])
+			give(p, k, p->ui_tid, "token taken");
+}
+
 void tokens_init(struct pl *p, const int *fd)
 {
 	int k;
@@ -88,26 +107,30 @@ void tokens_init(struct pl *p, const int *fd)
 	tokens_refresh(p);
 }
 
-/* UI thread, doFrame begins: hold a token, taking a free one if need be. */
+/*
+ * UI thread, doFrame begins: the token it woke with (none: it woke in the
+ * fair class, wherever that placed it); hold one, taking a free one if
+ * need be.
+ */
 void tokens_frame_start(struct pl *p, struct pl_frame *f)
 {
-	int k;
-
 	pthread_mutex_lock(&p->lock);
-	for (k = 0; held_by(p, p->ui_tid) < 0 && k < STRATEGY_MAX_TOKENS; k++)
-		if (p->token_fd[k] >= 0 && !p->token_holder[k])
-			give(p, k, p->ui_tid, "token taken");
 	f->ui_token = (int8_t)held_by(p, p->ui_tid);
+	take_free(p);
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* UI thread, postAndWait with @lock held: the token goes with the frame. */
+/*
+ * UI thread, postAndWait with @lock held: the token goes with the frame,
+ * and the UI thread takes the free one to sleep on.
+ */
 void tokens_post(struct pl *p)
 {
 	int k = held_by(p, p->ui_tid);
 
 	if (k >= 0 && held_by(p, p->render_tid) < 0)
 		give(p, k, p->render_tid, "token to RenderThread");
+	take_free(p);
 }
 
 /* RenderThread, syncFrameState with @lock held. */

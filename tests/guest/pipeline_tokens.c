@@ -5,9 +5,10 @@
  * a VSYNC period but not one after the other
  * (tests/guest/workloads/overlap.json), so the UI thread starts each frame
  * while RenderThread still draws the one before.
- * - deadline-token2: every frame's doFrame and every frame's drawing run
- *   on a token, the same one: the UI thread takes the free token and
- *   gives it with the frame;
+ * - deadline-token2: every frame's UI thread wakes for doFrame holding a
+ *   token, and every frame's drawing runs on the same token: the UI
+ *   thread gives its token with the frame and takes the free one to
+ *   sleep on;
  * - deadline-token: with one token, the UI thread starts many of these
  *   frames without it (what the second token is for).
  * The swap, which only a late frame that is still drawn needs, is tested
@@ -46,7 +47,7 @@ static void run(struct __test_metadata *_metadata, FIXTURE_DATA(tokens) *self,
 	ASSERT_EQ(0, session_run(&self->s, &self->wl, st, r));
 	pt_log_run(r);
 	ASSERT_EQ(PL_OK, (int)r->status) TH_LOG("%s", r->error);
-	TH_LOG("%s: %u frames drawn, %u skipped; %u token moves; doFrame without a token %u, drawing without one %u, on another token than doFrame %u",
+	TH_LOG("%s: %u frames drawn, %u skipped; %u token moves; woke for doFrame without a token %u, drawing without one %u, on another token than doFrame %u",
 	       name, r->sum.frames, r->sum.skipped, r->token_passes,
 	       r->token_missing_ui, r->token_missing_render,
 	       r->token_not_followed);
