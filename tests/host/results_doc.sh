@@ -70,6 +70,13 @@ rc=$?
 check "--full writes the results file with a section per workload" \
 	eval '[ $rc -eq 0 ] && grep -q "^## w2$" "$d/results.md" && grep -q "^w2 table" "$d/results.md" &&
 	      ! grep -q "^## run-1" "$d/results.md" && grep -q "^# Results" "$d/results.md"'
+mkdir -p "$d/res/soak"
+echo 'soak: ok' >"$d/res/soak/report.txt"
+echo '{"command": "make soak", "commit": "def5678", "date": "D", "kernel": "debug"}' >"$d/res/soak/provenance.json"
+tools/results-doc --results "$d/res" --full "$d/results.md" >/dev/null 2>&1
+check "--full adds a report with its provenance alone (make soak's)" \
+	eval 'grep -q "^## soak$" "$d/results.md" && grep -q "^soak: ok" "$d/results.md" &&
+	      grep -q "^Measured by \`make soak\` at commit def5678 on D (kernel debug)." "$d/results.md"'
 rm -rf "$d/empty" && mkdir "$d/empty"
 tools/results-doc --results "$d/empty" --full "$d/results2.md" >"$d/out" 2>&1
 rc=$?

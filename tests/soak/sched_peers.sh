@@ -7,7 +7,8 @@
 # 1800) while PROXY_EXEC flips every half second. TAP: a line a suite,
 # and one for the console (tools/vm fails on any oops, BUG, WARNING,
 # lockdep or hung-task report). The report goes to
-# build/results/soak/report.txt, with provenance.json beside it.
+# build/results/soak/report.txt, with provenance.json and the guest's
+# whole console (console.txt) beside it.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib-tap.sh
 s=${SOAK_PEERS_S:-1800}
@@ -19,7 +20,7 @@ d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 
 t0=$(date +%s)
-FRAMESCHED_VM_CONSOLE=$d/console tools/vm --timeout $((s + 900)) -- \
+FRAMESCHED_VM_CONSOLE=$out/console.txt tools/vm --timeout $((s + 900)) -- \
 	tools/flip-sched-feature -i 0.5 PROXY_EXEC -- \
 	tests/soak/sched_peers-guest "$s" >"$d/out" 2>&1
 vm_rc=$?
@@ -32,7 +33,8 @@ sed 's/^/    /' "$d/out"
 	if [ $vm_rc -eq 0 ]; then
 		echo "guest console: no oops, BUG, WARNING, lockdep or hung-task report"
 	else
-		echo "guest console: tools/vm exited $vm_rc (a report, or the timeout)"
+		echo "guest console: tools/vm exited $vm_rc (a report, or the timeout); its first lines:"
+		grep '^vm:   ' "$d/out" | sed 's/^vm: */  /' | head -4
 	fi
 } >"$out/report.txt"
 python3 - "$out/provenance.json" "make soak (SOAK_PEERS_S=$s)" \
@@ -47,6 +49,6 @@ for suite in trinity stress-ng cyclicdeadline pi_stress locktorture dl_token hac
 	check "soak: $suite ran and passed" grep -q "^suite $suite rc=0 " "$d/out"
 done
 check "soak: the guest console stayed clean" \
-	eval '[ $vm_rc -eq 0 ] || { tail -30 "$d/console" | sed "s/^/# /"; false; }'
+	eval '[ $vm_rc -eq 0 ] || { tail -30 "$out/console.txt" | sed "s/^/# /"; false; }'
 echo "# report: $out/report.txt"
 done_testing
