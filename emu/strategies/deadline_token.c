@@ -32,14 +32,16 @@
  *              density (patch "sched/deadline: Keep schedutil's floor at
  *              the active tasks' density"), equal here to the bandwidth.
  *
- * deadline-token: one token. A frame that starts while RenderThread
- * still holds the token for the one before runs its UI part without it,
- * and RenderThread then draws it without one too (token_passing.c).
+ * deadline-token: one token. A frame whose UI thread wakes while
+ * RenderThread still holds the token for the one before runs its UI part
+ * without it, in the fair class and wherever that woke it
+ * (token_passing.c).
  *
  * deadline-token2: two tokens of that size, one a frame in flight, as the
  * article proposes for a UI thread that starts frame N+1 while
- * RenderThread still draws frame N: the UI thread takes the free one,
- * and the two threads swap tokens when RenderThread reaches the frame
+ * RenderThread still draws frame N: the UI thread gives its token with
+ * the frame and takes the free one to sleep on, and the two threads swap
+ * when RenderThread ends a late frame whose successor is already posted
  * (patch "sched/deadline: Let a token's holder give it up or swap it for
  * another"). It reserves twice the bandwidth, as the deadline strategy's
  * two reservations do, but each frame's work runs on one instance with
