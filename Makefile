@@ -93,7 +93,8 @@ SOAK_TOKEN_PASSES ?= 100000
 soak: deps
 	@tools/kernel-build debug
 	@$(MAKE) -s guest
-	@SOAK_PEERS_S=$(SOAK_PEERS_S) tests/soak/sched_peers.sh
+	@SOAK_PEERS_S=$(SOAK_PEERS_S) FRAMESCHED_SOAK_COMMAND="make soak SOAK_PEERS_S=$(SOAK_PEERS_S)" \
+		tests/soak/sched_peers.sh
 	@FRAMESCHED_TORTURE_S=$(SOAK_S) tests/vm/locktorture.sh
 	@FRAMESCHED_INVERSION_M=1,2,4 tests/vm/inversion_icount.sh
 	@tools/vm --timeout 3600 -- env FRAMESCHED_TOKEN_PASSES=$(SOAK_TOKEN_PASSES) \

@@ -37,7 +37,7 @@ sed 's/^/    /' "$d/out"
 		grep '^vm:   ' "$d/out" | sed 's/^vm: */  /' | head -4
 	fi
 } >"$out/report.txt"
-python3 - "$out/provenance.json" "make soak (SOAK_PEERS_S=$s)" \
+python3 - "$out/provenance.json" "${FRAMESCHED_SOAK_COMMAND:-SOAK_PEERS_S=$s tests/soak/sched_peers.sh}" \
 	"$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 	"$(date -u +%Y-%m-%dT%H:%MZ)" "$(basename "$(readlink -f build/linux/arch/x86/boot/bzImage)") $(git -C build/linux describe --always 2>/dev/null)" <<'PY'
 import json, sys
