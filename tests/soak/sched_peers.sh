@@ -29,7 +29,9 @@ sed 's/^/    /' "$d/out"
 
 {
 	echo "$(date -u +%Y-%m-%d): one boot of the debug kernel, $s s of every suite at once, PROXY_EXEC flipping every 0.5 s; $((t1 - t0)) s of host time"
-	grep '^suite ' "$d/out" | sed 's/^suite \([^ ]*\) rc=\([0-9]*\) /\1: \2 /; s/: 0 /: ok, /; s/: \([1-9][0-9]*\) /: FAILED (exit \1), /'
+	# "suite NAME rc=N what": the status from rc= alone, what as it is
+	awk '/^suite / { name = $2; rc = substr($3, 4); $1 = $2 = $3 = ""; sub(/^ +/, "")
+		printf "%s: %s, %s\n", name, rc == 0 ? "ok" : "FAILED (exit " rc ")", $0 }' "$d/out"
 	if [ $vm_rc -eq 0 ]; then
 		echo "guest console: no oops, BUG, WARNING, lockdep or hung-task report"
 	else
